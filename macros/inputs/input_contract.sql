@@ -1,0 +1,51 @@
+{#
+    The input contract of SPEC §1: for each input table, its var and its columns in order, with
+    the kind of parsing each needs and whether it is required. Staging, the readers and the
+    quarantine all take their column lists from here.
+#}
+{% macro input_contract() -%}
+    {{ return({
+        'character_card': {
+            'var': 'input_character_card',
+            'key': 'character_id',
+            'columns': [
+                {'name': 'character_id', 'kind': 'text', 'required': true},
+                {'name': 'name', 'kind': 'text', 'required': true},
+                {'name': 'persona', 'kind': 'text', 'required': false},
+                {'name': 'honorific_rule', 'kind': 'text', 'required': true},
+                {'name': 'first_person', 'kind': 'text', 'required': false},
+                {'name': 'canon_entities', 'kind': 'list', 'required': false},
+                {'name': 'forbidden_topics', 'kind': 'list', 'required': false},
+                {'name': 'entity_roles', 'kind': 'roles', 'required': false},
+                {'name': 'is_public', 'kind': 'boolean', 'required': false},
+            ],
+        },
+        'topic_lexicon': {
+            'var': 'input_topic_lexicon',
+            'key': 'term_order',
+            'columns': [
+                {'name': 'term', 'kind': 'text', 'required': true},
+                {'name': 'topic', 'kind': 'text', 'required': true},
+                {'name': 'term_order', 'kind': 'integer', 'required': true},
+            ],
+        },
+        'chat_turn': {
+            'var': 'input_chat_turn',
+            'key': 'turn_id',
+            'columns': [
+                {'name': 'turn_id', 'kind': 'text', 'required': true},
+                {'name': 'session_id', 'kind': 'text', 'required': true},
+                {'name': 'character_id', 'kind': 'text', 'required': true},
+                {'name': 'model_id', 'kind': 'text', 'required': true},
+                {'name': 'created_at', 'kind': 'timestamp', 'required': true},
+                {'name': 'prompt_id', 'kind': 'text', 'required': false},
+                {'name': 'user_message', 'kind': 'text', 'required': false},
+                {'name': 'reply_text', 'kind': 'text', 'required': true, 'empty_ok': true},
+                {'name': 'first_person', 'kind': 'text', 'required': false},
+                {'name': 'named_entities', 'kind': 'list', 'required': false},
+                {'name': 'honorific_level', 'kind': 'text', 'required': false},
+                {'name': 'user_asked_recall', 'kind': 'boolean', 'required': false},
+            ],
+        },
+    }) }}
+{%- endmacro %}

@@ -1,0 +1,8 @@
+{#
+    NFC-normalise and trim a text expression (SPEC §1). Trims every Unicode space, not only
+    ASCII ones, so a full-width space (U+3000) or a no-break space around a name is removed.
+    An empty string stays an empty string; null stays null.
+#}
+{% macro normalize_text(expression) -%}
+    nfc_normalize(regexp_replace({{ expression }}, '^[\s\p{Z}]+|[\s\p{Z}]+$', '', 'g'))
+{%- endmacro %}

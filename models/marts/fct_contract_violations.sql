@@ -1,0 +1,66 @@
+-- One row per contract violation of an input row (SPEC §1 "bad input never disappears").
+with character_cards as (
+    select * from {{ ref('base_chat_logs__character_cards') }}
+),
+
+topic_terms as (
+    select * from {{ ref('base_chat_logs__topic_terms') }}
+),
+
+turns as (
+    select * from {{ ref('base_chat_logs__turns') }}
+),
+
+reason_codes as (
+    select * from {{ ref('contract_reason_codes') }}
+),
+
+violating_rows as (
+    select
+        'character_card' as table_name,
+        _source_file as source_file,
+        _source_row as source_row,
+        raw_character_id as row_key,
+        unnest(_violations) as violation
+    from character_cards
+    where len(_violations) > 0
+
+    union all
+
+    select
+        'topic_lexicon' as table_name,
+        _source_file as source_file,
+        _source_row as source_row,
+        raw_term_order as row_key,
+        unnest(_violations) as violation
+    from topic_terms
+    where len(_violations) > 0
+
+    union all
+
+    select
+        'chat_turn' as table_name,
+        _source_file as source_file,
+        _source_row as source_row,
+        raw_turn_id as row_key,
+        unnest(_violations) as violation
+    from turns
+    where len(_violations) > 0
+),
+
+described as (
+    select
+        violating_rows.table_name,
+        violating_rows.source_file,
+        violating_rows.source_row,
+        violating_rows.row_key,
+        violating_rows.violation.column_name as column_name,
+        violating_rows.violation.raw_value as raw_value,
+        violating_rows.violation.reason_code as reason_code,
+        reason_codes.description as reason
+    from violating_rows
+    left join reason_codes
+        on violating_rows.violation.reason_code = reason_codes.reason_code
+)
+
+select * from described

@@ -1,0 +1,43 @@
+-- A table, not a view: the input file is parsed once, then read by staging and the quarantine.
+{{ config(materialized='table') }}
+
+with source as (
+    select * from {{ source('chat_logs', 'character_card') }}
+),
+
+parsed as (
+    select {{ parse_input_columns('character_card') }}
+    from source
+),
+
+checked as (
+    select
+        *,
+        -- The first row of a character_id (in file order) is kept; later ones are quarantined.
+        character_id is not null
+        and row_number() over (
+            partition by character_id order by _source_file, _source_row
+        ) > 1 as is_duplicate_key
+    from parsed
+)
+
+select
+    * exclude (_column_violations, is_duplicate_key),
+    list_concat(
+        _column_violations,
+        {{ collect_violations([
+            {
+                'condition': 'is_duplicate_key',
+                'column': 'character_id',
+                'reason': "'duplicate_character_id'",
+                'raw': 'raw_character_id',
+            },
+            {
+                'condition': "honorific_rule not in ('반말', '존댓말')",
+                'column': 'honorific_rule',
+                'reason': "'unknown_honorific_rule'",
+                'raw': 'raw_honorific_rule',
+            },
+        ]) }}
+    ) as _violations
+from checked

@@ -1,0 +1,14 @@
+with base as (
+    select * from {{ ref('base_chat_logs__topic_terms') }}
+),
+
+clean as (
+    select
+        term,
+        topic,
+        term_order
+    from base
+    where len(_violations) = 0
+)
+
+select * from clean

@@ -1,0 +1,1 @@
+"""card_keeper's Python UDFs: pure functions, importable without dbt, plus the dbt-duckdb plugin."""

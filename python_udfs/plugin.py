@@ -1,0 +1,82 @@
+"""dbt-duckdb plugin: anchors paths to the project root and registers card_keeper's UDFs.
+
+Wired in profiles.yml as `plugins: [{module: python_udfs.plugin}]`.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+from dbt.adapters.duckdb.plugins import BasePlugin
+
+from python_udfs import lexicon, tone
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+def anchor(path: str) -> str:
+    """A relative path means relative to the project root, not to the current directory."""
+    if path == ":memory:" or "://" in path or os.path.isabs(path):
+        return path
+    return str(PROJECT_ROOT / path)
+
+
+def tone_udf(texts: pa.Array, endings: pa.Array, flags: pa.Array) -> pa.Array:
+    """Vectorised ck_tone: the ending list is the same on every row, so it is built once."""
+    if len(texts) == 0:
+        return pa.array([], type=pa.string())
+    lookup = tone.endings_from_lists(endings[0].as_py() or [], flags[0].as_py() or [])
+    return pa.array(
+        [tone.extract_tone(text, lookup) for text in texts.to_pylist()], type=pa.string()
+    )
+
+
+def lexicon_prepare_udf(terms: list[str], term_orders: list[int]) -> str:
+    return lexicon.prepare(terms or [], term_orders or [])
+
+
+def lexicon_match_udf(texts: pa.Array, handles: pa.Array) -> pa.Array:
+    """Vectorised ck_lexicon_match: one automaton pass per reply."""
+    if len(texts) == 0:
+        return pa.array([], type=pa.list_(pa.int64()))
+    found = lexicon.matcher(handles[0].as_py())
+    return pa.array([found.match(text) for text in texts.to_pylist()], type=pa.list_(pa.int64()))
+
+
+class Plugin(BasePlugin):
+    def initialize(self, plugin_config: dict[str, Any]) -> None:
+        self.project_root = str(PROJECT_ROOT)
+
+    def update_connection_config(self, creds: Any, config: dict[str, Any]) -> None:
+        creds.path = anchor(creds.path)
+
+    def configure_connection(self, conn: Any) -> None:
+        # Relative input paths in vars resolve against the project root.
+        conn.execute("set file_search_path = ?", [self.project_root])
+        conn.execute("set variable ck_project_root = ?", [self.project_root])
+        conn.create_function(
+            "ck_tone",
+            tone_udf,
+            ["VARCHAR", "VARCHAR[]", "BOOLEAN[]"],
+            "VARCHAR",
+            type="arrow",
+            null_handling="special",
+        )
+        conn.create_function(
+            "ck_lexicon_prepare",
+            lexicon_prepare_udf,
+            ["VARCHAR[]", "BIGINT[]"],
+            "VARCHAR",
+            side_effects=True,
+        )
+        conn.create_function(
+            "ck_lexicon_match",
+            lexicon_match_udf,
+            ["VARCHAR", "VARCHAR"],
+            "BIGINT[]",
+            type="arrow",
+            null_handling="special",
+        )
