@@ -15,13 +15,14 @@ reason_codes as (
     select * from {{ ref('contract_reason_codes') }}
 ),
 
+-- unnest(recursive) expands each violation struct into its three fields, hence no alias.
 violating_rows as (
     select
         'character_card' as table_name,
         _source_file as source_file,
         _source_row as source_row,
         raw_character_id as row_key,
-        unnest(_violations) as violation
+        unnest(_violations, recursive := true)  -- noqa: AL03
     from character_cards
     where len(_violations) > 0
 
@@ -32,7 +33,7 @@ violating_rows as (
         _source_file as source_file,
         _source_row as source_row,
         raw_term_order as row_key,
-        unnest(_violations) as violation
+        unnest(_violations, recursive := true)  -- noqa: AL03
     from topic_terms
     where len(_violations) > 0
 
@@ -43,7 +44,7 @@ violating_rows as (
         _source_file as source_file,
         _source_row as source_row,
         raw_turn_id as row_key,
-        unnest(_violations) as violation
+        unnest(_violations, recursive := true)  -- noqa: AL03
     from turns
     where len(_violations) > 0
 ),
@@ -54,13 +55,13 @@ described as (
         violating_rows.source_file,
         violating_rows.source_row,
         violating_rows.row_key,
-        violating_rows.violation.column_name as column_name,
-        violating_rows.violation.raw_value as raw_value,
-        violating_rows.violation.reason_code as reason_code,
+        violating_rows.column_name,
+        violating_rows.raw_value,
+        violating_rows.reason_code,
         reason_codes.description as reason
     from violating_rows
     left join reason_codes
-        on violating_rows.violation.reason_code = reason_codes.reason_code
+        on violating_rows.reason_code = reason_codes.reason_code
 )
 
 select * from described

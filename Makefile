@@ -1,0 +1,56 @@
+# Two commands set everything up on a fresh machine: `make build`, then `make test`.
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+DBT := $(VENV)/bin/dbt
+STAMP := $(VENV)/.installed-$(shell sha1sum requirements.txt | cut -c1-12)
+SYSTEM_PACKAGES := chromium fonts-nanum
+
+.PHONY: build test lint pytest system-packages dashboard docs bench lock clean
+
+# The virtualenv, with the pinned lock installed and the project root put on its path (a .pth
+# file), so the dbt-duckdb plugin in python_udfs/ imports from any directory.
+$(STAMP): requirements.txt
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r requirements.txt
+	echo "$(CURDIR)" > "$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/card_keeper.pth"
+	rm -f $(VENV)/.installed-* && touch $@
+
+## build: the demo end to end: venv, pinned dependencies, dbt build (seeds, models, tests, export).
+build: $(STAMP)
+	$(DBT) build
+
+## test: every test: dbt build with data and unit tests, sqlfluff, ruff, pytest (browser included).
+test: $(STAMP) system-packages
+	$(DBT) build
+	$(MAKE) --no-print-directory lint
+	$(PY) -m pytest
+
+lint: $(STAMP)
+	$(VENV)/bin/sqlfluff lint models tests analyses macros
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+# Debian's chromium drives the dashboard tests; fonts-nanum renders Hangul in screenshots.
+system-packages:
+	@dpkg -s $(SYSTEM_PACKAGES) >/dev/null 2>&1 || { \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(SYSTEM_PACKAGES); }
+
+## dashboard: the Streamlit screen on 127.0.0.1:8501 over the demo build.
+dashboard: $(STAMP)
+	test -f card_keeper.duckdb || $(DBT) build
+	$(VENV)/bin/streamlit run dashboard/app.py --server.address 127.0.0.1 --server.port 8501 \
+		--server.headless true --browser.gatherUsageStats false
+
+docs: $(STAMP)
+	$(DBT) docs generate
+
+## lock: re-pin requirements.txt from requirements.in in a throwaway venv.
+lock:
+	rm -rf /tmp/card_keeper_lock && python3 -m venv /tmp/card_keeper_lock
+	/tmp/card_keeper_lock/bin/pip install --quiet -r requirements.in
+	{ echo "# Pinned lock of requirements.in, made by 'make lock' (pip freeze of a fresh venv)."; \
+	  /tmp/card_keeper_lock/bin/pip freeze; } > requirements.txt
+
+clean:
+	rm -rf target logs card_keeper.duckdb exports/turn_verdicts.json
