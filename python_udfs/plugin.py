@@ -46,6 +46,12 @@ def lexicon_match_udf(texts: pa.Array, handles: pa.Array) -> pa.Array:
     return pa.array([found.match(text) for text in texts.to_pylist()], type=pa.list_(pa.int64()))
 
 
+def ensure_parent_dir_udf(path: str) -> str:
+    """Create the folder an export goes to; returns the path."""
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    return path
+
+
 class Plugin(BasePlugin):
     def initialize(self, plugin_config: dict[str, Any]) -> None:
         self.project_root = str(PROJECT_ROOT)
@@ -57,6 +63,13 @@ class Plugin(BasePlugin):
         # Relative input paths in vars resolve against the project root.
         conn.execute("set file_search_path = ?", [self.project_root])
         conn.execute("set variable ck_project_root = ?", [self.project_root])
+        conn.create_function(
+            "ck_ensure_parent_dir",
+            ensure_parent_dir_udf,
+            ["VARCHAR"],
+            "VARCHAR",
+            side_effects=True,
+        )
         conn.create_function(
             "ck_tone",
             tone_udf,

@@ -4,5 +4,12 @@
     An empty string stays an empty string; null stays null.
 #}
 {% macro normalize_text(expression) -%}
-    nfc_normalize(regexp_replace({{ expression }}, '^[\s\p{Z}]+|[\s\p{Z}]+$', '', 'g'))
+    nfc_normalize({{ trim_whitespace(expression) }})
+{%- endmacro %}
+
+{# Trim the whitespace of whitespace_class() from both ends. #}
+{% macro trim_whitespace(expression) -%}
+    regexp_replace(
+        {{ expression }}, '^[{{ whitespace_class() }}]+|[{{ whitespace_class() }}]+$', '', 'g'
+    )
 {%- endmacro %}

@@ -1,0 +1,36 @@
+{#
+    List helpers. DuckDB's list and lambda functions differ from Spark's array functions, so
+    models call these macros instead of the functions themselves.
+#}
+
+{# Whether a list holds a value; a null list holds nothing. #}
+{% macro list_has(list_expression, value_expression) -%}
+    coalesce(list_contains({{ list_expression }}, {{ value_expression }}), false)
+{%- endmacro %}
+
+{# The number of elements; a null list has 0. #}
+{% macro list_length(list_expression) -%}
+    coalesce(len({{ list_expression }}), 0)
+{%- endmacro %}
+
+{#
+    The distinct elements of a list that are not in another list, in first-occurrence order
+    (SPEC §2 off_canon_entities). Null when the first list is null.
+#}
+{% macro list_except_ordered(list_expression, excluded_expression) -%}
+    list_filter(
+        {{ list_expression }},
+        lambda element, position: not {{ list_has(excluded_expression, 'element') }}
+        and list_position({{ list_expression }}, element) = position
+    )
+{%- endmacro %}
+
+{# The elements joined into one text with a separator; null elements are skipped. #}
+{% macro list_join(list_expression, separator) -%}
+    array_to_string({{ list_expression }}, {{ separator }})
+{%- endmacro %}
+
+{# Each element wrapped in corner brackets (「…」), joined with ", ", for summaries. #}
+{% macro quoted_list(list_expression) -%}
+    {{ list_join("list_transform(" ~ list_expression ~ ", lambda element: '「' || element || '」')", "', '") }}
+{%- endmacro %}

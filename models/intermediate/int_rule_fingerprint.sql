@@ -1,0 +1,50 @@
+-- One row: the rule version label and a fingerprint of every rule input (SPEC §5.3), so a
+-- change in rates can be told apart from a change in the rules that produced them.
+with honorific_endings as (
+    select * from {{ ref('honorific_endings') }}
+),
+
+topic_terms as (
+    select * from {{ ref('stg_chat_logs__topic_terms') }}
+),
+
+endings_part as (
+    select
+        coalesce(
+            string_agg(ending || '=' || cast(is_honorific as varchar), '|' order by ending), ''
+        ) as endings_text
+    from honorific_endings
+),
+
+lexicon_part as (
+    select
+        count(*) as lexicon_term_count,
+        md5(coalesce(
+            string_agg(
+                cast(term_order as varchar) || '=' || term || '/' || topic, '|'
+                order by term_order
+            ),
+            ''
+        )) as lexicon_md5
+    from topic_terms
+),
+
+fingerprint as (
+    select
+        '{{ var("rule_version") }}' as rule_version,
+        left(md5(
+            endings_part.endings_text
+            || '#'
+            || '{{ var("sentence_terminators") | replace("'", "''") }}'
+            || '#'
+            || lexicon_part.lexicon_md5
+        ), 16) as rule_fingerprint,
+        endings_part.endings_text as endings_rule,
+        '{{ var("sentence_terminators") | replace("'", "''") }}' as sentence_terminators,
+        lexicon_part.lexicon_term_count,
+        lexicon_part.lexicon_md5
+    from endings_part
+    cross join lexicon_part
+)
+
+select * from fingerprint

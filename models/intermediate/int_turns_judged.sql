@@ -1,0 +1,142 @@
+-- SPEC §2–§3: every derived field, the status of each check, and the verdict, one row per turn.
+{{ config(materialized='table') }}
+
+with turns as (
+    select * from {{ ref('stg_chat_logs__turns') }}
+),
+
+character_cards as (
+    select * from {{ ref('stg_chat_logs__character_cards') }}
+),
+
+toned as (
+    select * from {{ ref('int_turns_toned') }}
+),
+
+canon_checked as (
+    select * from {{ ref('int_turns_checked_against_canon') }}
+),
+
+lexicon_matched as (
+    select * from {{ ref('int_turns_matched_to_lexicon') }}
+),
+
+recalled as (
+    select * from {{ ref('int_turns_recalled') }}
+),
+
+joined as (
+    select
+        turns.turn_id,
+        turns.session_id,
+        turns.character_id,
+        turns.model_id,
+        turns.created_at,
+        turns.prompt_id,
+        turns.user_message,
+        turns.reply_text,
+        turns.first_person,
+        turns.named_entities,
+        turns.honorific_level,
+        coalesce(turns.user_asked_recall, false) as user_asked_recall,
+        character_cards.name as character_name,
+        character_cards.persona,
+        character_cards.honorific_rule,
+        character_cards.first_person as card_first_person,
+        character_cards.entity_roles,
+        toned.sentence_count,
+        toned.hangul_sentence_count,
+        toned.honorific_sentence_count,
+        toned.honorific_eojeols,
+        toned.plain_eojeols,
+        toned.tone,
+        canon_checked.canon_entity_count,
+        canon_checked.off_canon_entities,
+        coalesce(lexicon_matched.hit_count, 0) as lexicon_hit_count,
+        lexicon_matched.touched_term,
+        lexicon_matched.touched_term_order,
+        lexicon_matched.touched_topic,
+        recalled.asked_role,
+        recalled.asked_entity,
+        recalled.skip_reason as recall_skip_reason,
+        recalled.recall_target,
+        recalled.recall_source_turn,
+        recalled.turn_id is not null as is_recall_asked
+    from turns
+    inner join character_cards
+        on turns.character_id = character_cards.character_id
+    left join toned
+        on turns.turn_id = toned.turn_id
+    left join canon_checked
+        on turns.turn_id = canon_checked.turn_id
+    left join lexicon_matched
+        on turns.turn_id = lexicon_matched.turn_id
+    left join recalled
+        on turns.turn_id = recalled.turn_id
+),
+
+checked as (
+    select
+        *,
+        {{ join_rule_parts('honorific_rule', 'card_first_person') }} as rule_expected,
+        {{ join_rule_parts('tone', 'first_person') }} as rule_observed,
+        case when touched_topic is not null then 'hit' else 'pass' end as forbidden_topic_status,
+        case
+            when off_canon_entities is null then 'skipped'
+            when len(off_canon_entities) > 0 then 'hit'
+            else 'pass'
+        end as off_canon_status,
+        case when off_canon_entities is null then 'named_entities_null' end as off_canon_reason,
+        case
+            when tone is null then 'skipped'
+            when tone <> honorific_rule then 'hit'
+            else 'pass'
+        end as tone_status,
+        case when tone is null then 'tone_not_extracted' end as tone_reason,
+        case
+            when tone is not null and honorific_level is not null and honorific_level <> tone
+                then 'honorific_level_disagrees'
+        end as tone_note,
+        case
+            when first_person is null or card_first_person is null then 'skipped'
+            when first_person <> card_first_person then 'hit'
+            else 'pass'
+        end as first_person_status,
+        case
+            when first_person is null or card_first_person is null then 'first_person_null'
+        end as first_person_reason,
+        case
+            when not is_recall_asked then 'not_applicable'
+            when recall_skip_reason is not null then 'skipped'
+            when recall_target is not null then 'hit'
+            else 'pass'
+        end as recall_status,
+        case
+            when not is_recall_asked then 'recall_not_asked'
+            else recall_skip_reason
+        end as recall_reason
+    from joined
+),
+
+judged as (
+    select
+        *,
+        -- SPEC §3: the first check that applies, in this fixed order.
+        case
+            when forbidden_topic_status = 'hit' then '금지 소재 접촉'
+            when off_canon_status = 'hit' then '세계관 밖 고유명사'
+            when tone_status = 'hit' or first_person_status = 'hit' then '말투 어긋남'
+            when recall_status = 'hit' then '앞 회차를 기억 못 함'
+            else '설정대로 말함'
+        end as verdict,
+        case
+            when forbidden_topic_status = 'hit' then 'forbidden_topic'
+            when off_canon_status = 'hit' then 'off_canon'
+            when tone_status = 'hit' then 'tone'
+            when first_person_status = 'hit' then 'first_person'
+            when recall_status = 'hit' then 'recall'
+        end as deciding_check
+    from checked
+)
+
+select * from judged

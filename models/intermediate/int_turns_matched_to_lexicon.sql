@@ -1,0 +1,75 @@
+-- SPEC §2 touched_term / touched_topic. One Aho-Corasick pass per reply (ck_lexicon_match),
+-- never a join of every turn with every term. A table: it holds Python UDF results.
+{{ config(materialized='table') }}
+
+with turns as (
+    select
+        turn_id,
+        character_id,
+        reply_text
+    from {{ ref('stg_chat_logs__turns') }}
+),
+
+topic_terms as (
+    select * from {{ ref('stg_chat_logs__topic_terms') }}
+),
+
+character_cards as (
+    select
+        character_id,
+        forbidden_topics
+    from {{ ref('stg_chat_logs__character_cards') }}
+),
+
+-- Compiling the automaton once per lexicon; its handle is what every row passes on.
+lexicon as (
+    select
+        ck_lexicon_prepare(
+            list(term order by term_order), list(term_order order by term_order)
+        ) as lexicon_handle
+    from topic_terms
+),
+
+hits as (
+    select
+        turns.turn_id,
+        turns.character_id,
+        unnest(ck_lexicon_match(turns.reply_text, lexicon.lexicon_handle)) as term_order
+    from turns
+    cross join lexicon
+),
+
+ranked_hits as (
+    select
+        hits.turn_id,
+        topic_terms.term,
+        topic_terms.topic,
+        topic_terms.term_order,
+        {{ list_has('character_cards.forbidden_topics', 'topic_terms.topic') }} as is_forbidden,
+        count(*) over (partition by hits.turn_id) as hit_count,
+        -- A forbidden hit always wins over a harmless one; then the lexicon's own order.
+        row_number() over (
+            partition by hits.turn_id
+            order by
+                {{ list_has('character_cards.forbidden_topics', 'topic_terms.topic') }} desc,
+                topic_terms.term_order asc
+        ) as hit_rank
+    from hits
+    inner join topic_terms
+        on hits.term_order = topic_terms.term_order
+    inner join character_cards
+        on hits.character_id = character_cards.character_id
+),
+
+chosen as (
+    select
+        turn_id,
+        hit_count,
+        term as touched_term,
+        term_order as touched_term_order,
+        case when is_forbidden then topic end as touched_topic
+    from ranked_hits
+    where hit_rank = 1
+)
+
+select * from chosen

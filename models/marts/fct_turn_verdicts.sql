@@ -1,0 +1,86 @@
+-- SPEC §6: one row per turn with the output schema's fields (evidence as a list of structs),
+-- plus rule_version, rule_fingerprint, created_at, prompt_id, summary_source and the skipped
+-- checks. Every build exports it to exports/turn_verdicts.json (var export_path).
+{{ config(
+    contract={'enforced': true},
+    post_hook="{{ export_turn_verdicts() }}",
+) }}
+
+with judged as (
+    select * from {{ ref('int_turns_judged') }}
+),
+
+summaries as (
+    select * from {{ ref('int_turn_summaries') }}
+),
+
+evidence as (
+    select * from {{ ref('fct_turn_evidence') }}
+),
+
+checks as (
+    select * from {{ ref('fct_turn_checks') }}
+),
+
+rule_fingerprint as (
+    select * from {{ ref('int_rule_fingerprint') }}
+),
+
+evidence_lists as (
+    select
+        turn_id,
+        list(
+            {'source': source, 'field': field, 'agg': agg, 'value': value_json}
+            order by ordinal
+        ) as evidence
+    from evidence
+    group by turn_id
+),
+
+skipped_lists as (
+    select
+        turn_id,
+        list(check_name || ':' || reason_code order by check_order) as skipped_checks
+    from checks
+    where status = 'skipped'
+    group by turn_id
+),
+
+final as (
+    select
+        cast(judged.turn_id as varchar) as turn_id,
+        cast(judged.session_id as varchar) as session_id,
+        cast(judged.character_id as varchar) as character_id,
+        cast(judged.model_id as varchar) as model_id,
+        cast(judged.verdict as varchar) as verdict,
+        cast(judged.rule_expected as varchar) as rule_expected,
+        cast(judged.rule_observed as varchar) as rule_observed,
+        cast(judged.off_canon_entities as varchar []) as off_canon_entities,
+        cast(judged.touched_term as varchar) as touched_term,
+        cast(judged.touched_topic as varchar) as touched_topic,
+        cast(judged.recall_target as varchar) as recall_target,
+        cast(judged.recall_source_turn as varchar) as recall_source_turn,
+        evidence_lists.evidence,
+        cast(summaries.summary as varchar) as summary,
+        cast(summaries.hedge as varchar) as hedge,
+        cast('rule' as varchar) as summary_source,
+        cast(rule_fingerprint.rule_version as varchar) as rule_version,
+        cast(rule_fingerprint.rule_fingerprint as varchar) as rule_fingerprint,
+        cast(judged.created_at as timestamp) as created_at,
+        cast(judged.prompt_id as varchar) as prompt_id,
+        cast(judged.deciding_check as varchar) as deciding_check,
+        cast(coalesce(skipped_lists.skipped_checks, []) as varchar []) as skipped_checks,
+        cast(judged.tone as varchar) as tone,
+        cast(judged.user_message as varchar) as user_message,
+        cast(judged.reply_text as varchar) as reply_text
+    from judged
+    inner join summaries
+        on judged.turn_id = summaries.turn_id
+    inner join evidence_lists
+        on judged.turn_id = evidence_lists.turn_id
+    left join skipped_lists
+        on judged.turn_id = skipped_lists.turn_id
+    cross join rule_fingerprint
+)
+
+select * from final
