@@ -39,13 +39,25 @@ DEFAULT_ENDINGS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(_
 
 
 # --------------------------------------------------------------------------- reading
-def _source(path: str) -> str:
+JSON_TYPES = {  # SPEC §1 types, so DuckDB does not have to guess them from a sample
+    "turn_id": "VARCHAR", "session_id": "VARCHAR", "character_id": "VARCHAR", "model_id": "VARCHAR",
+    "created_at": "TIMESTAMP", "prompt_id": "VARCHAR", "user_message": "VARCHAR",
+    "reply_text": "VARCHAR", "first_person": "VARCHAR", "named_entities": "VARCHAR[]",
+    "honorific_level": "VARCHAR", "user_asked_recall": "BOOLEAN",
+    "name": "VARCHAR", "persona": "VARCHAR", "honorific_rule": "VARCHAR", "canon_entities": "VARCHAR[]",
+    "forbidden_topics": "VARCHAR[]", "entity_roles": "STRUCT(role VARCHAR, entity VARCHAR)[]",
+    "is_public": "BOOLEAN", "term": "VARCHAR", "topic": "VARCHAR", "term_order": "BIGINT",
+}
+
+
+def _source(path: str, columns: list[str]) -> str:
     p = path.replace("'", "''")
     ext = path.lower().rsplit(".", 1)[-1]
     if ext == "parquet":
         return f"read_parquet('{p}')"
     if ext in ("jsonl", "json", "ndjson"):
-        return f"read_json('{p}', format='newline_delimited')"
+        cols = "{" + ", ".join(f"'{c}': '{JSON_TYPES[c]}'" for c in columns) + "}"
+        return f"read_json('{p}', format='newline_delimited', columns={cols})"
     if ext == "csv":
         # every cell as text; a quoted "" is an empty string, an empty cell is null
         return f"read_csv('{p}', header=true, all_varchar=true, allow_quoted_nulls=false)"
@@ -57,7 +69,7 @@ def _read(path: str, columns: list[str], casts: dict[str, str] | None = None) ->
     sel = ", ".join(f'CAST("{c}" AS {casts[c]}) AS "{c}"' if c in casts else f'"{c}"' for c in columns)
     con = duckdb.connect()
     try:
-        cur = con.execute(f"SELECT {sel} FROM {_source(path)}")
+        cur = con.execute(f"SELECT {sel} FROM {_source(path, columns)}")
         return [dict(zip(columns, row)) for row in cur.fetchall()]
     finally:
         con.close()

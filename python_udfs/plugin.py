@@ -24,13 +24,34 @@ def anchor(path: str) -> str:
     return str(PROJECT_ROOT / path)
 
 
-def tone_udf(texts: pa.Array, endings: pa.Array, flags: pa.Array) -> pa.Array:
-    """Vectorised ck_tone: the ending list is the same on every row, so it is built once."""
+def _rule_inputs(terminators: pa.Array, endings: pa.Array, flags: pa.Array):
+    """The rule inputs are constant across rows: read them from the first row once."""
+    lookup = tone.endings_from_lists(endings[0].as_py() or [], flags[0].as_py() or [])
+    return terminators[0].as_py() or "", lookup
+
+
+def tone_udf(
+    texts: pa.Array, terminators: pa.Array, endings: pa.Array, flags: pa.Array
+) -> pa.Array:
+    """Vectorised ck_tone(reply_text, terminators, endings, is_honorific flags)."""
     if len(texts) == 0:
         return pa.array([], type=pa.string())
-    lookup = tone.endings_from_lists(endings[0].as_py() or [], flags[0].as_py() or [])
+    marks, lookup = _rule_inputs(terminators, endings, flags)
     return pa.array(
-        [tone.extract_tone(text, lookup) for text in texts.to_pylist()], type=pa.string()
+        [tone.extract_tone(text, lookup, marks) for text in texts.to_pylist()], type=pa.string()
+    )
+
+
+def last_sentence_honorific_udf(
+    texts: pa.Array, terminators: pa.Array, endings: pa.Array, flags: pa.Array
+) -> pa.Array:
+    """Vectorised ck_last_sentence_is_honorific(text, terminators, endings, flags)."""
+    if len(texts) == 0:
+        return pa.array([], type=pa.bool_())
+    marks, lookup = _rule_inputs(terminators, endings, flags)
+    return pa.array(
+        [tone.last_sentence_is_honorific(text, lookup, marks) for text in texts.to_pylist()],
+        type=pa.bool_(),
     )
 
 
@@ -73,8 +94,16 @@ class Plugin(BasePlugin):
         conn.create_function(
             "ck_tone",
             tone_udf,
-            ["VARCHAR", "VARCHAR[]", "BOOLEAN[]"],
+            ["VARCHAR", "VARCHAR", "VARCHAR[]", "BOOLEAN[]"],
             "VARCHAR",
+            type="arrow",
+            null_handling="special",
+        )
+        conn.create_function(
+            "ck_last_sentence_is_honorific",
+            last_sentence_honorific_udf,
+            ["VARCHAR", "VARCHAR", "VARCHAR[]", "BOOLEAN[]"],
+            "BOOLEAN",
             type="arrow",
             null_handling="special",
         )

@@ -11,16 +11,16 @@ from collections.abc import Iterable, Mapping
 
 # Sentence terminators of SPEC §2 step 1: ASCII, their full-width forms, and the ellipsis.
 TERMINATORS = ".?!．？！…"
-_SPLIT = re.compile("[" + re.escape(TERMINATORS) + "]")
 _HANGUL = re.compile("[\uac00-\ud7a3]")
 _TRAILING_NON_SYLLABLES = re.compile("[^\uac00-\ud7a3]+$")
 
 
-def split_sentences(text: str | None) -> list[str]:
+def split_sentences(text: str | None, terminators: str = TERMINATORS) -> list[str]:
     """Split at the terminators, trim, drop empty pieces."""
     if text is None:
         return []
-    return [piece.strip() for piece in _SPLIT.split(text) if piece.strip()]
+    pieces = re.split("[" + re.escape(terminators) + "]", text) if terminators else [text]
+    return [piece.strip() for piece in pieces if piece.strip()]
 
 
 def last_hangul_eojeol(sentence: str) -> str | None:
@@ -39,12 +39,26 @@ def is_honorific(eojeol: str, endings: Mapping[str, bool]) -> bool:
     return bool(endings[max(matches, key=len)])
 
 
-def extract_tone(text: str | None, endings: Mapping[str, bool]) -> str | None:
+def extract_tone(
+    text: str | None, endings: Mapping[str, bool], terminators: str = TERMINATORS
+) -> str | None:
     """존댓말 if any sentence is honorific, 반말 if none, None if no sentence holds Hangul."""
-    eojeols = [e for e in (last_hangul_eojeol(s) for s in split_sentences(text)) if e is not None]
+    sentences = split_sentences(text, terminators)
+    eojeols = [e for e in map(last_hangul_eojeol, sentences) if e is not None]
     if not eojeols:
         return None
     return "존댓말" if any(is_honorific(e, endings) for e in eojeols) else "반말"
+
+
+def last_sentence_is_honorific(
+    text: str | None, endings: Mapping[str, bool], terminators: str = TERMINATORS
+) -> bool:
+    """Whether the text's last sentence ends honorifically (check 10 on summaries)."""
+    sentences = split_sentences(text, terminators)
+    if not sentences:
+        return False
+    eojeol = last_hangul_eojeol(sentences[-1])
+    return eojeol is not None and is_honorific(eojeol, endings)
 
 
 def endings_from_lists(endings: Iterable[str], flags: Iterable[bool]) -> dict[str, bool]:

@@ -1,0 +1,17 @@
+-- Assert that every verdict is one of the five words of the output schema's enum, verbatim
+-- (seed 000 check 1). The seed verdict_words mirrors the schema; pytest keeps them equal.
+with verdicts as (
+    select * from {{ ref('fct_turn_verdicts') }}
+),
+
+verdict_words as (
+    select * from {{ ref('verdict_words') }}
+)
+
+select
+    verdicts.turn_id,
+    verdicts.verdict
+from verdicts
+left join verdict_words
+    on verdicts.verdict = verdict_words.verdict
+where verdict_words.verdict is null

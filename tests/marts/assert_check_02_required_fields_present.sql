@@ -1,0 +1,22 @@
+-- Assert that the seven required fields (turn_id, session_id, character_id, model_id,
+-- verdict, evidence, summary) are filled on every verdict row (seed 000 check 2).
+with verdicts as (
+    select * from {{ ref('fct_turn_verdicts') }}
+)
+
+select
+    turn_id,
+    session_id,
+    character_id,
+    model_id,
+    verdict,
+    summary
+from verdicts
+where
+    coalesce(turn_id, '') = ''
+    or coalesce(session_id, '') = ''
+    or coalesce(character_id, '') = ''
+    or coalesce(model_id, '') = ''
+    or coalesce(verdict, '') = ''
+    or coalesce(summary, '') = ''
+    or {{ list_length('evidence') }} = 0

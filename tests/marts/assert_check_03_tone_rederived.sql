@@ -1,0 +1,28 @@
+-- Assert that the tone re-derived from reply_text by the Python UDF ck_tone equals the tone
+-- part of rule_observed (seed 000 check 3). The model derives tone in SQL, so a bug in either
+-- implementation shows up here. honorific_level is never consulted.
+with verdicts as (
+    select * from {{ ref('fct_turn_verdicts') }}
+),
+
+turns as (
+    select * from {{ ref('stg_chat_logs__turns') }}
+),
+
+rederived as (
+    select
+        verdicts.turn_id,
+        verdicts.rule_observed,
+        ck_tone(turns.reply_text, {{ tone_rule_arguments() }}) as tone_rederived,
+        turns.first_person
+    from verdicts
+    inner join turns
+        on verdicts.turn_id = turns.turn_id
+)
+
+select
+    turn_id,
+    rule_observed,
+    tone_rederived
+from rederived
+where rule_observed is distinct from {{ join_rule_parts('tone_rederived', 'first_person') }}

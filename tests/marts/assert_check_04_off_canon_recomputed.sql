@@ -1,0 +1,69 @@
+-- Assert that off_canon_entities equals named_entities minus canon_entities, distinct, in
+-- named_entities order, and null exactly when named_entities is null (seed 000 check 4).
+-- Recomputed relationally (unnest, anti-join, first occurrence), not with the model's
+-- list functions.
+with verdicts as (
+    select * from {{ ref('fct_turn_verdicts') }}
+),
+
+turns as (
+    select * from {{ ref('stg_chat_logs__turns') }}
+),
+
+character_cards as (
+    select * from {{ ref('stg_chat_logs__character_cards') }}
+),
+
+named as (
+    select
+        turn_id,
+        character_id,
+        unnest(named_entities) as entity,
+        generate_subscripts(named_entities, 1) as entity_number
+    from turns
+),
+
+canon as (
+    select
+        character_id,
+        unnest(canon_entities) as entity
+    from character_cards
+),
+
+outside as (
+    select
+        named.turn_id,
+        named.entity,
+        min(named.entity_number) as first_number
+    from named
+    left join canon
+        on named.character_id = canon.character_id and named.entity = canon.entity
+    where canon.entity is null
+    group by named.turn_id, named.entity
+),
+
+recomputed as (
+    select
+        turns.turn_id,
+        case
+            when turns.named_entities is not null
+                then coalesce(
+                    list(outside.entity order by outside.first_number)
+                        filter (where outside.entity is not null),
+                    []
+                )
+        end as off_canon_recomputed
+    from turns
+    left join outside
+        on turns.turn_id = outside.turn_id
+    group by turns.turn_id, turns.named_entities
+)
+
+select
+    verdicts.turn_id,
+    verdicts.off_canon_entities,
+    recomputed.off_canon_recomputed
+from verdicts
+inner join recomputed
+    on verdicts.turn_id = recomputed.turn_id
+where verdicts.off_canon_entities is distinct from recomputed.off_canon_recomputed

@@ -1,0 +1,96 @@
+-- Assert that recall_target / recall_source_turn equal a recomputation from each entity's
+-- first mention in its session (seed 000 check 6, SPEC §2): on a turn where the user asked to
+-- recall, the asked entity (first card role, in card order, found in user_message) is the
+-- target when its first mention in the session comes strictly before this turn and the reply
+-- does not contain it; the source is that first mention. Otherwise both are null.
+with verdicts as (
+    select * from {{ ref('fct_turn_verdicts') }}
+),
+
+turns as (
+    select * from {{ ref('stg_chat_logs__turns') }}
+),
+
+character_cards as (
+    select * from {{ ref('stg_chat_logs__character_cards') }}
+),
+
+positioned as (
+    select
+        *,
+        row_number() over (partition by session_id order by created_at, turn_id) as position
+    from turns
+),
+
+mentions as (
+    select
+        session_id,
+        turn_id,
+        position,
+        unnest(named_entities) as entity
+    from positioned
+),
+
+first_mentions as (
+    select
+        session_id,
+        entity,
+        min(position) as first_position,
+        arg_min(turn_id, position) as first_turn_id
+    from mentions
+    group by session_id, entity
+),
+
+asked as (
+    select
+        positioned.turn_id,
+        positioned.session_id,
+        positioned.position,
+        positioned.reply_text,
+        struct_extract(
+            list_filter(
+                character_cards.entity_roles,
+                lambda entry: contains(positioned.user_message, struct_extract(entry, 'role'))
+            )[1],
+            'entity'
+        ) as asked_entity
+    from positioned
+    inner join character_cards
+        on positioned.character_id = character_cards.character_id
+    where coalesce(positioned.user_asked_recall, false)
+),
+
+recomputed as (
+    select
+        asked.turn_id,
+        case
+            when
+                first_mentions.first_position < asked.position
+                and not contains(asked.reply_text, asked.asked_entity)
+                then asked.asked_entity
+        end as recall_target,
+        case
+            when
+                first_mentions.first_position < asked.position
+                and not contains(asked.reply_text, asked.asked_entity)
+                then first_mentions.first_turn_id
+        end as recall_source_turn
+    from asked
+    left join first_mentions
+        on
+            asked.session_id = first_mentions.session_id
+            and asked.asked_entity = first_mentions.entity
+)
+
+select
+    verdicts.turn_id,
+    verdicts.recall_target,
+    recomputed.recall_target as expected_target,
+    verdicts.recall_source_turn,
+    recomputed.recall_source_turn as expected_source_turn
+from verdicts
+left join recomputed
+    on verdicts.turn_id = recomputed.turn_id
+where
+    verdicts.recall_target is distinct from recomputed.recall_target
+    or verdicts.recall_source_turn is distinct from recomputed.recall_source_turn

@@ -1,0 +1,42 @@
+-- Assert that every evidence value equals the cited row's value verbatim (seed 000 check 9):
+-- the row is found by the key kept with the citation; a scalar column must equal the value as
+-- text, a list column must hold it as an element (entity_roles: as a role or an entity), and
+-- agg = 'count' must equal the list's length. The column list is read from the catalog.
+with evidence as (
+    select * from {{ ref('fct_turn_evidence') }}
+),
+
+{% set sources = evidence_source_models() %}
+{% set keys = {'chat_turn': ('turn_id', 'cited_turn_id'),
+               'character_card': ('character_id', 'cited_character_id'),
+               'topic_lexicon': ('term_order', 'cited_term_order')} %}
+
+compared as (
+    {%- for source, relation in sources.items() %}
+    {%- set key, cited_key = keys[source] %}
+    select
+        evidence.turn_id,
+        evidence.ordinal,
+        evidence.source,
+        evidence.field,
+        evidence.agg,
+        evidence.value,
+        cited.{{ key }} is not null as is_row_found,
+        case evidence.field
+            {%- for column in adapter.get_columns_in_relation(relation) %}
+            when '{{ column.name }}' then {{ evidence_value_matches('cited.' ~ column.name, column.dtype) }}
+            {%- endfor %}
+            else false
+        end as is_verbatim
+    from evidence
+    left join {{ relation }} as cited
+        on evidence.{{ cited_key }} = cited.{{ key }}
+    where evidence.source = '{{ source }}'
+    {%- if not loop.last %}
+    union all
+    {%- endif %}
+    {%- endfor %}
+)
+
+select * from compared
+where not is_row_found or not coalesce(is_verbatim, false)

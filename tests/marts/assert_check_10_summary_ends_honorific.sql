@@ -1,0 +1,14 @@
+-- Assert that every summary is one line whose last sentence ends honorifically by the tone
+-- rule (seed 000 check 10), judged by the Python UDF with the same endings seed and
+-- terminators, independently of the SQL that wrote the summaries.
+with verdicts as (
+    select * from {{ ref('fct_turn_verdicts') }}
+)
+
+select
+    turn_id,
+    summary
+from verdicts
+where
+    not ck_last_sentence_is_honorific(summary, {{ tone_rule_arguments() }})
+    or contains(summary, chr(10))
