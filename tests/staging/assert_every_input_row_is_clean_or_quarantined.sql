@@ -1,0 +1,36 @@
+-- Assert that no input row disappears: for each input table, the rows read from the files
+-- equal the clean staging rows plus the distinct quarantined rows (SPEC §1).
+with counts as (
+    select
+        'chat_turn' as table_name,
+        (select count(*) from {{ source('chat_logs', 'chat_turn') }}) as input_rows,
+        (select count(*) from {{ ref('stg_chat_logs__turns') }}) as clean_rows
+    union all
+    select
+        'character_card' as table_name,
+        (select count(*) from {{ source('chat_logs', 'character_card') }}) as input_rows,
+        (select count(*) from {{ ref('stg_chat_logs__character_cards') }}) as clean_rows
+    union all
+    select
+        'topic_lexicon' as table_name,
+        (select count(*) from {{ source('chat_logs', 'topic_lexicon') }}) as input_rows,
+        (select count(*) from {{ ref('stg_chat_logs__topic_terms') }}) as clean_rows
+),
+
+quarantined as (
+    select
+        table_name,
+        count(distinct source_file || '#' || source_row) as quarantined_rows
+    from {{ ref('fct_contract_violations') }}
+    group by table_name
+)
+
+select
+    counts.table_name,
+    counts.input_rows,
+    counts.clean_rows,
+    coalesce(quarantined.quarantined_rows, 0) as quarantined_rows
+from counts
+left join quarantined
+    on counts.table_name = quarantined.table_name
+where counts.input_rows <> counts.clean_rows + coalesce(quarantined.quarantined_rows, 0)
