@@ -302,6 +302,10 @@ def build_lexicon(rng, m: int):
         if len(rows) >= m:
             break
         add(*extra[i])
+    while len(rows) < m:   # large M: three-syllable coinages until the lexicon is full
+        x = rng.integers(0, len(syl), 3)
+        bi = int(rng.integers(len(base)))
+        add(syl[x[0]] + syl[x[1]] + syl[x[2]] + base[bi][0].replace(" ", ""), base[bi][1], 1.0)
     # some existing compound terms listed a second time under another topic
     rows = rows[:m]
     n_dup = 0 if m < 40 else max(1, m // 100)

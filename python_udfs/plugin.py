@@ -80,10 +80,18 @@ class Plugin(BasePlugin):
     def update_connection_config(self, creds: Any, config: dict[str, Any]) -> None:
         creds.path = anchor(creds.path)
 
-    def configure_connection(self, conn: Any) -> None:
+    def configure_cursor(self, cursor: Any) -> None:
+        # Settings and variables belong to one connection; dbt works through cursors.
+        self._configure_session(cursor)
+        return cursor
+
+    def _configure_session(self, conn: Any) -> None:
         # Relative input paths in vars resolve against the project root.
         conn.execute("set file_search_path = ?", [self.project_root])
         conn.execute("set variable ck_project_root = ?", [self.project_root])
+
+    def configure_connection(self, conn: Any) -> None:
+        self._configure_session(conn)
         conn.create_function(
             "ck_ensure_parent_dir",
             ensure_parent_dir_udf,

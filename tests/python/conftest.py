@@ -1,0 +1,95 @@
+"""Shared helpers: run the real dbt project against fixture files in a throwaway database."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import duckdb
+import pytest
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+DBT = str(Path(sys.executable).parent / "dbt")
+
+
+@dataclass
+class DbtResult:
+    returncode: int
+    output: str
+    database: Path
+    export: Path
+
+    def connect(self) -> duckdb.DuckDBPyConnection:
+        return duckdb.connect(str(self.database), read_only=True)
+
+    def rows(self, sql: str) -> list[dict]:
+        with self.connect() as con:
+            cursor = con.execute(sql)
+            names = [d[0] for d in cursor.description]
+            return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+
+def run_dbt(
+    command: list[str],
+    workdir: Path,
+    inputs: dict[str, Path | str] | None = None,
+    extra_vars: dict | None = None,
+    database: Path | None = None,
+    check: bool = True,
+) -> DbtResult:
+    """Run `dbt <command>` on the project with its own database, target dir and export path."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    database = database or workdir / "card_keeper.duckdb"
+    export = workdir / "turn_verdicts.json"
+    dbt_vars = {"export_path": str(export)}
+    for name, path in (inputs or {}).items():
+        dbt_vars[f"input_{name}"] = str(path)
+    dbt_vars.update(extra_vars or {})
+    env = {**os.environ, "CARD_KEEPER_DB": str(database), "DBT_SEND_ANONYMOUS_USAGE_STATS": "0"}
+    process = subprocess.run(
+        [
+            DBT,
+            *command,
+            "--project-dir",
+            str(PROJECT_ROOT),
+            "--profiles-dir",
+            str(PROJECT_ROOT),
+            "--target-path",
+            str(workdir / "target"),
+            "--log-path",
+            str(workdir / "logs"),
+            "--vars",
+            json.dumps(dbt_vars, ensure_ascii=False),
+        ],
+        cwd=workdir,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    output = process.stdout + process.stderr
+    if check and process.returncode != 0:
+        pytest.fail(f"dbt {' '.join(command)} failed:\n{output[-6000:]}")
+    return DbtResult(process.returncode, output, database, export)
+
+
+def fixture_inputs(name: str) -> dict[str, Path]:
+    """The three input files of a fixture folder, whatever their extensions."""
+    folder = FIXTURES / name
+    found = {}
+    for table in ("chat_turn", "character_card", "topic_lexicon"):
+        matches = sorted(folder.glob(f"{table}.*"))
+        assert len(matches) == 1, f"{folder} must hold exactly one {table}.* file"
+        found[table] = matches[0]
+    return found
+
+
+def copy_database(result: DbtResult, target: Path) -> Path:
+    shutil.copy(result.database, target)
+    return target
