@@ -1,0 +1,42 @@
+{#
+    on-run-end: keep the outcome of every data test and unit test of this invocation in
+    audit.dbt_test_results, so the screen can show the output-schema checks with pass / fail
+    and when they ran, from the database it reads (an upload's own database included).
+    Earlier invocations stay; the screen shows the latest one.
+#}
+{% macro store_test_results(results) -%}
+    {%- if not execute -%}
+        {{ return('select 1') }}
+    {%- endif -%}
+    {%- set rows = [] -%}
+    {%- for result in results if result.node.resource_type in ('test', 'unit_test') -%}
+        {%- set model_refs = [] -%}
+        {%- for node_id in result.node.depends_on.nodes if node_id.startswith('model.') -%}
+            {%- do model_refs.append(node_id.split('.')[-1]) -%}
+        {%- endfor -%}
+        {%- do rows.append(
+            "("
+            ~ dbt.string_literal(invocation_id) ~ ", "
+            ~ dbt.string_literal(run_started_at.strftime('%Y-%m-%d %H:%M:%S')) ~ ", "
+            ~ dbt.string_literal(result.node.name) ~ ", "
+            ~ dbt.string_literal(result.node.resource_type) ~ ", "
+            ~ dbt.string_literal(model_refs | join(', ')) ~ ", "
+            ~ dbt.string_literal(result.status | string) ~ ", "
+            ~ (result.failures if result.failures is not none else 'null') ~ ", "
+            ~ dbt.string_literal((result.message or '') | string | truncate(500)) ~ ")"
+        ) -%}
+    {%- endfor -%}
+    {%- set statements = [
+        "create schema if not exists audit",
+        "create table if not exists audit.dbt_test_results (
+            invocation_id varchar, run_started_at timestamp, test_name varchar,
+            resource_type varchar, tested_models varchar, status varchar,
+            failures bigint, message varchar)",
+    ] -%}
+    {%- if rows -%}
+        {%- do statements.append(
+            "insert into audit.dbt_test_results values " ~ (rows | join(',\n'))
+        ) -%}
+    {%- endif -%}
+    {{ return(statements | join(';\n')) }}
+{%- endmacro %}
