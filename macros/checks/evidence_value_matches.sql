@@ -1,25 +1,25 @@
 {#
-    Check 9's comparison of one evidence row (`evidence.value`, `evidence.agg`) with the cited
+    Check 9's comparison of one evidence row (`{{ alias }}.value`, `{{ alias }}.agg`) with the cited
     column, by the column's catalog type: a list is matched by element or, with agg = 'count',
     by length; entity_roles (a list of structs) by a role or an entity; anything else by its
     text. A null value matches only a null column.
 #}
-{% macro evidence_value_matches(column, dtype) -%}
+{% macro evidence_value_matches(column, dtype, alias='evidence') -%}
     {%- set dtype = dtype | upper -%}
     {%- if dtype.endswith('[]') -%}
         case
-            when evidence.agg = 'count'
-                then evidence.value = cast({{ list_length(column) }} as varchar)
-            when evidence.value is null then {{ column }} is null
+            when {{ alias }}.agg = 'count'
+                then {{ alias }}.value = cast({{ list_length(column) }} as varchar)
+            when {{ alias }}.value is null then {{ column }} is null
             {%- if dtype.startswith('STRUCT') %}
             else
-                {{ list_has("list_transform(" ~ column ~ ", lambda entry: struct_extract(entry, 'role'))", 'evidence.value') }}
-                or {{ list_has("list_transform(" ~ column ~ ", lambda entry: struct_extract(entry, 'entity'))", 'evidence.value') }}
+                {{ list_has("list_transform(" ~ column ~ ", lambda entry: struct_extract(entry, 'role'))", alias ~ '.value') }}
+                or {{ list_has("list_transform(" ~ column ~ ", lambda entry: struct_extract(entry, 'entity'))", alias ~ '.value') }}
             {%- else %}
-            else {{ list_has(column, 'evidence.value') }}
+            else {{ list_has(column, alias ~ '.value') }}
             {%- endif %}
         end
     {%- else -%}
-        evidence.agg is null and evidence.value is not distinct from cast({{ column }} as varchar)
+        {{ alias }}.agg is null and {{ alias }}.value is not distinct from cast({{ column }} as varchar)
     {%- endif -%}
 {%- endmacro %}

@@ -47,5 +47,28 @@
                 {'name': 'user_asked_recall', 'kind': 'boolean', 'required': false},
             ],
         },
+        'golden_labels': {
+            'var': 'input_golden_labels',
+            'optional': true,
+            'demo_default': 'data/demo/golden_labels.csv',
+            'key': 'turn_id',
+            'columns': [
+                {'name': 'turn_id', 'kind': 'text', 'required': true},
+                {'name': 'expected_verdict', 'kind': 'text', 'required': true},
+                {'name': 'note', 'kind': 'text', 'required': false},
+            ],
+        },
+        'llm_summaries': {
+            'var': 'input_llm_summaries',
+            'optional': true,
+            'demo_default': 'data/demo/llm_summaries.jsonl',
+            'key': 'turn_id',
+            'columns': [
+                {'name': 'turn_id', 'kind': 'text', 'required': true},
+                {'name': 'verdict', 'kind': 'text', 'required': false},
+                {'name': 'summary', 'kind': 'text', 'required': false},
+                {'name': 'evidence', 'kind': 'json', 'required': false},
+            ],
+        },
     }) }}
 {%- endmacro %}

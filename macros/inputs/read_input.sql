@@ -6,7 +6,7 @@
     Fails the build, naming the var and the file, when nothing can be read.
 #}
 {% macro read_input(table_name, spec, root) -%}
-    {%- set given = var(spec.var) | string -%}
+    {%- set given = input_path(spec) -%}
     {%- set path = given if given.startswith('/') else root ~ '/' ~ given -%}
     {%- set quoted = "'" ~ (path | replace("'", "''")) ~ "'" -%}
     {%- set n_files = run_query('select count(*) from glob(' ~ quoted ~ ')').columns[0].values()[0] -%}

@@ -6,7 +6,9 @@
 {% macro read_input_json_lines(quoted_path, spec) -%}
     {%- set shape = {} -%}
     {%- for column in spec.columns -%}
-        {%- do shape.update({column.name: 'JSON' if column.kind in ('list', 'roles') else 'VARCHAR'}) -%}
+        {%- do shape.update({
+            column.name: 'JSON' if column.kind in ('list', 'roles', 'json') else 'VARCHAR'
+        }) -%}
     {%- endfor -%}
     with numbered as (
         {%- call numbered_rows(0) %}

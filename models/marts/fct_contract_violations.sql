@@ -11,6 +11,14 @@ turns as (
     select * from {{ ref('base_chat_logs__turns') }}
 ),
 
+golden_labels as (
+    select * from {{ ref('base_chat_logs__golden_labels') }}
+),
+
+llm_summaries as (
+    select * from {{ ref('base_chat_logs__llm_summaries') }}
+),
+
 reason_codes as (
     select * from {{ ref('contract_reason_codes') }}
 ),
@@ -46,6 +54,28 @@ violating_rows as (
         raw_turn_id as row_key,
         unnest(_violations, recursive := true)  -- noqa: AL03
     from turns
+    where len(_violations) > 0
+
+    union all
+
+    select
+        'golden_labels' as table_name,
+        _source_file as source_file,
+        _source_row as source_row,
+        raw_turn_id as row_key,
+        unnest(_violations, recursive := true)  -- noqa: AL03
+    from golden_labels
+    where len(_violations) > 0
+
+    union all
+
+    select
+        'llm_summaries' as table_name,
+        _source_file as source_file,
+        _source_row as source_row,
+        raw_turn_id as row_key,
+        unnest(_violations, recursive := true)  -- noqa: AL03
+    from llm_summaries
     where len(_violations) > 0
 ),
 

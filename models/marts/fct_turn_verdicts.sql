@@ -26,6 +26,27 @@ rule_fingerprint as (
     select * from {{ ref('int_rule_fingerprint') }}
 ),
 
+llm_summaries as (
+    select * from {{ ref('int_llm_summaries_validated') }}
+),
+
+chosen_llm_summaries as (
+    select
+        turn_id,
+        summary
+    from llm_summaries
+    where is_chosen
+),
+
+rejected_llm_summaries as (
+    select
+        turn_id,
+        list(rejection_reason order by candidate_number) as llm_rejection_reasons
+    from llm_summaries
+    where not is_accepted
+    group by turn_id
+),
+
 evidence_lists as (
     select
         turn_id,
@@ -61,9 +82,13 @@ final as (
         cast(judged.recall_target as varchar) as recall_target,
         cast(judged.recall_source_turn as varchar) as recall_source_turn,
         evidence_lists.evidence,
-        cast(summaries.summary as varchar) as summary,
+        cast(coalesce(chosen_llm_summaries.summary, summaries.summary) as varchar) as summary,
         cast(summaries.hedge as varchar) as hedge,
-        cast('rule' as varchar) as summary_source,
+        cast(
+            case when chosen_llm_summaries.summary is not null then 'llm' else 'rule' end
+            as varchar
+        ) as summary_source,
+        cast(rejected_llm_summaries.llm_rejection_reasons as varchar []) as llm_rejection_reasons,
         cast(rule_fingerprint.rule_version as varchar) as rule_version,
         cast(rule_fingerprint.rule_fingerprint as varchar) as rule_fingerprint,
         cast(judged.created_at as timestamp) as created_at,
@@ -80,6 +105,10 @@ final as (
         on judged.turn_id = evidence_lists.turn_id
     left join skipped_lists
         on judged.turn_id = skipped_lists.turn_id
+    left join chosen_llm_summaries
+        on judged.turn_id = chosen_llm_summaries.turn_id
+    left join rejected_llm_summaries
+        on judged.turn_id = rejected_llm_summaries.turn_id
     cross join rule_fingerprint
 )
 

@@ -15,6 +15,16 @@ with counts as (
         'topic_lexicon' as table_name,
         (select count(*) from {{ source('chat_logs', 'topic_lexicon') }}) as input_rows,
         (select count(*) from {{ ref('stg_chat_logs__topic_terms') }}) as clean_rows
+    union all
+    select
+        'golden_labels' as table_name,
+        (select count(*) from {{ source('chat_logs', 'golden_labels') }}) as input_rows,
+        (select count(*) from {{ ref('stg_chat_logs__golden_labels') }}) as clean_rows
+    union all
+    select
+        'llm_summaries' as table_name,
+        (select count(*) from {{ source('chat_logs', 'llm_summaries') }}) as input_rows,
+        (select count(*) from {{ ref('stg_chat_logs__llm_summaries') }}) as clean_rows
 ),
 
 quarantined as (

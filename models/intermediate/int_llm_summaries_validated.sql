@@ -1,0 +1,35 @@
+-- SPEC §4: each LLM summary candidate of input_llm_summaries, accepted or rejected with the
+-- reason of the first check it fails. A table: the validation calls a Python UDF.
+{{ config(materialized='table') }}
+
+with candidates as (
+    select
+        cast(candidate_number as varchar) as candidate_id,
+        candidate_number,
+        turn_id,
+        verdict,
+        summary,
+        evidence
+    from {{ ref('stg_chat_logs__llm_summaries') }}
+),
+
+validated as (
+    {{ validate_llm_summaries('candidates') }}
+),
+
+ranked as (
+    select
+        validated.*,
+        candidates.candidate_number,
+        -- The first accepted candidate of a turn (in file order) replaces its summary.
+        validated.is_accepted
+        and row_number() over (
+            partition by validated.turn_id, validated.is_accepted
+            order by candidates.candidate_number
+        ) = 1 as is_chosen
+    from validated
+    inner join candidates
+        on validated.candidate_id = candidates.candidate_id
+)
+
+select * from ranked

@@ -1,0 +1,14 @@
+with base as (
+    select * from {{ ref('base_chat_logs__golden_labels') }}
+),
+
+clean as (
+    select
+        turn_id,
+        expected_verdict,
+        note
+    from base
+    where len(_violations) = 0
+)
+
+select * from clean
