@@ -1,0 +1,57 @@
+-- SPEC §5.2: per model and per model × character, the deviation rate (verdict other than
+-- 설정대로 말함) with a Wilson 95% interval and the breakdown per verdict — over all turns,
+-- and over only the prompt_ids every compared model answered.
+{{ config(contract={'enforced': true}) }}
+
+with compared as (
+    select * from {{ ref('int_turns_compared') }}
+),
+
+scoped as (
+    select
+        'all_turns' as scope,
+        *
+    from compared
+    union all
+    select
+        'shared_prompts' as scope,
+        *
+    from compared
+    where is_shared_prompt
+),
+
+per_model as (
+    select
+        scope,
+        'model' as grain,
+        model_id,
+        cast(null as varchar) as character_id,
+        {{ deviation_figures() }}
+    from scoped
+    group by scope, model_id
+),
+
+per_model_character as (
+    select
+        scope,
+        'model_character' as grain,
+        model_id,
+        character_id,
+        {{ deviation_figures() }}
+    from scoped
+    group by scope, model_id, character_id
+),
+
+final as (
+    select * from per_model
+    union all
+    select * from per_model_character
+)
+
+select
+    cast(scope as varchar) as scope,
+    cast(grain as varchar) as grain,
+    cast(model_id as varchar) as model_id,
+    cast(character_id as varchar) as character_id,
+    * exclude (scope, grain, model_id, character_id)
+from final
