@@ -51,6 +51,7 @@ VERDICT_FIELDS = [
     "recall_target",
     "recall_source_turn",
 ]
+OK_STATUSES = {"success", "pass", "warn"}
 LEXICON_MODEL = "models/intermediate/int_turns_matched_to_lexicon.sql"
 
 TARGETS = {
@@ -232,14 +233,32 @@ def dbt_build(paths: dict, work: str, label: str) -> dict:
     load = os.getloadavg()[0]
     log(f"  dbt build [{label}] (load avg {load:.2f}) ...")
     m = measure(cmd, env, os.path.join(work, "dbt.log"))
-    if m["rc"] != 0:
+    rr_path = os.path.join(target, "run_results.json")
+    rr = None
+    if os.path.exists(rr_path):
+        with open(rr_path) as f:
+            rr = json.load(f)
+    bad = [r for r in (rr or {}).get("results", []) if r["status"] not in OK_STATUSES]
+    # A failing data test still builds everything (nothing is downstream of a test that fails
+    # here unless a model is skipped), so the timing stands: record it and fail at the end.
+    only_test_failures = bool(bad) and all(
+        r["status"] == "fail" and r["unique_id"].startswith("test.") for r in bad
+    )
+    if m["rc"] != 0 and not only_test_failures:
         loud(
             f"dbt build [{label}] FAILED (rc {m['rc']}); last lines of {work}/dbt.log:\n"
             + tail(os.path.join(work, "dbt.log"))
         )
         sys.exit(1)
-    with open(os.path.join(target, "run_results.json")) as f:
-        rr = json.load(f)
+    failed_tests = [
+        {"node": r["unique_id"], "failures": r.get("failures"), "message": r.get("message")}
+        for r in bad
+    ]
+    if failed_tests:
+        loud(
+            f"dbt build [{label}]: {len(failed_tests)} data test(s) FAILED (timing kept; the run "
+            "will exit 4):\n" + "\n".join(f"  {t['node']}: {t['message']}" for t in failed_tests)
+        )
     nodes = sorted(
         (
             {
@@ -260,6 +279,7 @@ def dbt_build(paths: dict, work: str, label: str) -> dict:
         load_avg_before=load,
         export_mb=os.path.getsize(export) / 2**20 if os.path.exists(export) else None,
         db_mb=os.path.getsize(db) / 2**20,
+        failed_tests=failed_tests,
     )
     log(
         f"    wall {m['wall_s']:.1f}s (dbt elapsed {rr['elapsed_time']:.1f}s, startup+parse "
@@ -614,6 +634,9 @@ def print_report(res: dict) -> None:
     log("\nTARGETS")
     for t in res["targets"].values():
         log(f"  {t['status']:<5} {t['what']}: {_fmt(t['value'])} (target {t['target']})")
+    failed = sorted({t["node"] for b in res["builds"] for t in b["failed_tests"]})
+    if failed:
+        log("\nFAILED dbt data tests (on the generated inputs): " + ", ".join(failed))
     log("=" * 78)
 
 
@@ -655,6 +678,13 @@ def write_results(res: dict, results_dir: str) -> None:
         f"| {t['what']} | {_fmt(t['value'])} | {t['target']} | {t['status']} |"
         for t in res["targets"].values()
     ]
+    failed = sorted({t["node"] for b in res["builds"] for t in b["failed_tests"]})
+    if failed:
+        md += [
+            "",
+            "**dbt data tests that FAILED on the generated inputs:** "
+            + ", ".join(f"`{x}`" for x in failed),
+        ]
     v = res.get("verdicts")
     if v:
         md += ["", f"## Verdicts vs baseline at {res['baseline_turns']:,} turns", ""]
@@ -800,6 +830,10 @@ def main(argv=None) -> int:
     if "lexicon" in failures:
         loud("FAILED: the lexicon model and the naive join disagree")
         return 3
+    failed = sorted({t["node"] for b in res["builds"] for t in b["failed_tests"]})
+    if failed:
+        loud("FAILED: dbt data tests failed on the generated inputs: " + ", ".join(failed))
+        return 4
     return 0
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import pyarrow as pa
 from dbt.adapters.duckdb.plugins import BasePlugin
 
-from python_udfs import lexicon, tone
+from python_udfs import endings, lexicon, tone
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -67,6 +67,19 @@ def lexicon_match_udf(texts: pa.Array, handles: pa.Array) -> pa.Array:
     return pa.array([found.match(text) for text in texts.to_pylist()], type=pa.list_(pa.int64()))
 
 
+FINAL_ENDING_TYPE = pa.struct(
+    [("ef_form", pa.string()), ("ef_surface", pa.string()), ("is_honorific", pa.bool_())]
+)
+
+
+def final_ending_udf(sentences: pa.Array) -> pa.Array:
+    """Vectorised ck_final_ending(sentence): Kiwi's last EF of each sentence."""
+    return pa.array(
+        [endings.final_ending(sentence) for sentence in sentences.to_pylist()],
+        type=FINAL_ENDING_TYPE,
+    )
+
+
 def ensure_parent_dir_udf(path: str) -> str:
     """Create the folder an export goes to; returns the path."""
     Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -112,6 +125,14 @@ class Plugin(BasePlugin):
             last_sentence_honorific_udf,
             ["VARCHAR", "VARCHAR", "VARCHAR[]", "BOOLEAN[]"],
             "BOOLEAN",
+            type="arrow",
+            null_handling="special",
+        )
+        conn.create_function(
+            "ck_final_ending",
+            final_ending_udf,
+            ["VARCHAR"],
+            "STRUCT(ef_form VARCHAR, ef_surface VARCHAR, is_honorific BOOLEAN)",
             type="arrow",
             null_handling="special",
         )

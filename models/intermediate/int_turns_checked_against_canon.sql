@@ -1,4 +1,5 @@
--- SPEC §2 off_canon_entities: names in named_entities not in the card's canon_entities.
+-- SPEC §2 off_canon_entities: names in named_entities not in the card's canon_entities
+-- (plus the names creators added through seed canon_review).
 with turns as (
     select
         turn_id,
@@ -7,23 +8,21 @@ with turns as (
     from {{ ref('stg_chat_logs__turns') }}
 ),
 
-character_cards as (
-    select
-        character_id,
-        canon_entities
-    from {{ ref('stg_chat_logs__character_cards') }}
+character_canon as (
+    select * from {{ ref('int_character_canon') }}
 ),
 
 checked as (
     select
         turns.turn_id,
-        {{ list_length('character_cards.canon_entities') }} as canon_entity_count,
+        -- Evidence cites the card's own list, so its count is the card's.
+        character_canon.card_canon_entity_count as canon_entity_count,
         -- Null stays null (extraction failed, the check is skipped); [] means no names.
-        {{ list_except_ordered('turns.named_entities', 'character_cards.canon_entities') }}
+        {{ list_except_ordered('turns.named_entities', 'character_canon.canon_entities') }}
             as off_canon_entities
     from turns
-    inner join character_cards
-        on turns.character_id = character_cards.character_id
+    inner join character_canon
+        on turns.character_id = character_canon.character_id
 )
 
 select * from checked

@@ -1,0 +1,203 @@
+"""An analyst's own files: validate, save under a fresh uploads/<id>/ folder, build them there.
+
+The build is the same dbt project run as a subprocess with CARD_KEEPER_DB pointing at
+uploads/<id>/card_keeper.duckdb and its own target / log folders, so the demo database and
+any other build are never touched. Nothing here imports Streamlit.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from dashboard import texts
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+DBT = Path(sys.executable).parent / "dbt"
+REQUIRED = ("chat_turn", "character_card", "topic_lexicon")
+OPTIONAL = ("golden_labels",)
+EXTENSIONS = (".csv", ".jsonl", ".ndjson", ".json", ".parquet")
+BUILD_TIMEOUT_SECONDS = 1800
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+_VAR_LINE = re.compile(r"^\s*(input_\w+:.*\S)\s*$")
+
+
+def uploads_dir() -> Path:
+    """uploads/ at the project root (gitignored), or CARD_KEEPER_UPLOADS."""
+    path = Path(os.environ.get("CARD_KEEPER_UPLOADS", "uploads"))
+    return path if path.is_absolute() else PROJECT_ROOT / path
+
+
+def max_upload_mb() -> int:
+    return int(os.environ.get("CARD_KEEPER_UPLOAD_MAX_MB", "200"))
+
+
+@dataclass
+class Incoming:
+    """One uploaded file as the screen received it."""
+
+    table: str
+    name: str
+    data: bytes
+
+
+@dataclass
+class BuildResult:
+    ok: bool
+    upload_id: str
+    folder: Path
+    database: Path
+    export: Path
+    key_line: str = ""
+    log_tail: str = ""
+    failed_tests: int = 0
+    problems: list[str] = field(default_factory=list)
+
+
+def extension_of(name: str) -> str:
+    lowered = name.lower()
+    return next((ext for ext in EXTENSIONS if lowered.endswith(ext)), "")
+
+
+def validate(files: dict[str, Incoming | None]) -> list[str]:
+    """Problems that stop the build before it starts: missing file, extension, size, empty."""
+    problems = []
+    limit_mb = max_upload_mb()
+    for table in (*REQUIRED, *OPTIONAL):
+        incoming = files.get(table)
+        if incoming is None:
+            if table in REQUIRED:
+                problems.append(texts.UPLOAD_MISSING.format(field=table))
+            continue
+        if not extension_of(incoming.name):
+            problems.append(
+                texts.UPLOAD_BAD_EXTENSION.format(
+                    field=table, name=incoming.name, allowed=", ".join(EXTENSIONS)
+                )
+            )
+        size = len(incoming.data)
+        if size == 0:
+            problems.append(texts.UPLOAD_EMPTY_FILE.format(field=table, name=incoming.name))
+        elif size > limit_mb * 1024 * 1024:
+            problems.append(
+                texts.UPLOAD_TOO_BIG.format(
+                    field=table, name=incoming.name, size_mb=size / 1048576, limit_mb=limit_mb
+                )
+            )
+    return problems
+
+
+def new_upload_id() -> str:
+    return datetime.now(UTC).strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(3)
+
+
+def save(files: dict[str, Incoming | None], root: Path | None = None) -> tuple[str, Path]:
+    """Write the files as <table><ext> into a fresh folder; the user's file name is not a path."""
+    upload_id = new_upload_id()
+    folder = (root or uploads_dir()) / upload_id
+    folder.mkdir(parents=True, exist_ok=False)
+    for table, incoming in files.items():
+        if incoming is not None:
+            (folder / f"{table}{extension_of(incoming.name)}").write_bytes(incoming.data)
+    return upload_id, folder
+
+
+def dbt_command(folder: Path) -> list[str]:
+    dbt_vars = {"export_path": str(folder / "turn_verdicts.json")}
+    for table in (*REQUIRED, *OPTIONAL):
+        found = sorted(folder.glob(f"{table}.*"))
+        if found:
+            dbt_vars[f"input_{table}"] = str(found[0])
+    return [
+        str(DBT),
+        "build",
+        "--project-dir",
+        str(PROJECT_ROOT),
+        "--profiles-dir",
+        str(PROJECT_ROOT),
+        "--target-path",
+        str(folder / "target"),
+        "--log-path",
+        str(folder / "logs"),
+        "--vars",
+        json.dumps(dbt_vars, ensure_ascii=False),
+    ]
+
+
+def key_line(output: str) -> str:
+    """The line of dbt's output that names the problem (an `input_…: …` line when there is one)."""
+    lines = [_ANSI.sub("", line).rstrip() for line in output.splitlines()]
+    lines = [re.sub(r"^\S*\d\d:\d\d:\d\d\s+", "", line) for line in lines]
+    for line in lines:
+        match = _VAR_LINE.match(line)
+        if match:
+            return match.group(1)
+    for index, line in enumerate(lines):
+        if re.search(r"(Compilation|Runtime|Database|Parsing) Error", line):
+            following = [rest.strip() for rest in lines[index + 1 : index + 4] if rest.strip()]
+            return following[0] if following else line.strip()
+    errors = [line.strip() for line in lines if "error" in line.lower()]
+    if errors:
+        return errors[0]
+    tail = [line.strip() for line in lines if line.strip()]
+    return tail[-1] if tail else "dbt 가 아무것도 출력하지 않았습니다."
+
+
+def _failures(folder: Path) -> tuple[int, int]:
+    """(non-test nodes that errored, tests that failed) from the build's run_results.json."""
+    results = folder / "target" / "run_results.json"
+    if not results.exists():
+        return -1, 0
+    node_errors = failed_tests = 0
+    for result in json.loads(results.read_text(encoding="utf-8")).get("results", []):
+        unique_id = result.get("unique_id", "")
+        status = result.get("status")
+        if unique_id.startswith(("test.", "unit_test.")):
+            failed_tests += status in ("fail", "error")
+        elif status == "error":
+            node_errors += 1
+    return node_errors, failed_tests
+
+
+def build(folder: Path, upload_id: str) -> BuildResult:
+    """Run dbt build on the saved files into folder/card_keeper.duckdb."""
+    database = folder / "card_keeper.duckdb"
+    env = {
+        **os.environ,
+        "CARD_KEEPER_DB": str(database),
+        "DBT_SEND_ANONYMOUS_USAGE_STATS": "0",
+        "DBT_USE_COLORS": "false",
+    }
+    result = BuildResult(False, upload_id, folder, database, folder / "turn_verdicts.json")
+    try:
+        process = subprocess.run(
+            dbt_command(folder),
+            cwd=folder,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=BUILD_TIMEOUT_SECONDS,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        result.key_line = f"dbt build 가 {BUILD_TIMEOUT_SECONDS}초 안에 끝나지 않았습니다."
+        return result
+    output = process.stdout + process.stderr
+    (folder / "dbt_output.log").write_text(output, encoding="utf-8")
+    result.log_tail = "\n".join(_ANSI.sub("", output).splitlines()[-40:])
+    node_errors, failed_tests = _failures(folder)
+    result.failed_tests = failed_tests
+    # A failing data test still leaves the marts built: show them, with the failed checks.
+    result.ok = database.exists() and node_errors == 0 and (
+        process.returncode == 0 or failed_tests > 0
+    )
+    if not result.ok:
+        result.key_line = key_line(output)
+    return result

@@ -1,0 +1,120 @@
+-- Manual check 3's second opinion: for every sentence of a deterministic sample of turns
+-- (var ending_review_max_turns), the four-ending rule's judgement next to the final ending
+-- (EF) Kiwi finds. It suggests; it never decides a verdict. A table: it holds UDF results.
+{{ config(materialized='table') }}
+
+with turns as (
+    select
+        turn_id,
+        reply_text
+    from {{ ref('stg_chat_logs__turns') }}
+    where
+        hash(turn_id || '{{ var("review_sample_seed") }}') % greatest(
+            1,
+            ceil(
+                (select count(*) from {{ ref('stg_chat_logs__turns') }})
+                / {{ var('ending_review_max_turns') }}
+            )
+        ) = 0
+),
+
+honorific_endings as (
+    select * from {{ ref('honorific_endings') }}
+),
+
+pieces as (
+    select
+        turn_id,
+        {{ split_sentences('reply_text') }} as sentence_pieces
+    from turns
+),
+
+sentences as (
+    select
+        turn_id,
+        unnest(sentence_pieces) as raw_sentence,
+        generate_subscripts(sentence_pieces, 1) as piece_number
+    from pieces
+),
+
+eojeols as (
+    select
+        turn_id,
+        piece_number,
+        {{ trim_whitespace('raw_sentence') }} as sentence,
+        {{ last_hangul_eojeol('raw_sentence') }} as last_eojeol
+    from sentences
+    where {{ trim_whitespace('raw_sentence') }} <> ''
+),
+
+rule_matches as (
+    select
+        eojeols.turn_id,
+        eojeols.piece_number,
+        arg_max(honorific_endings.ending, length(honorific_endings.ending)) as rule_ending,
+        arg_max(honorific_endings.is_honorific, length(honorific_endings.ending))
+            as rule_is_honorific
+    from eojeols
+    inner join honorific_endings
+        on {{ ends_with('eojeols.last_eojeol', 'honorific_endings.ending') }}
+    group by eojeols.turn_id, eojeols.piece_number
+),
+
+analysed as (
+    select
+        eojeols.turn_id,
+        eojeols.piece_number,
+        eojeols.sentence,
+        eojeols.last_eojeol,
+        rule_matches.rule_ending,
+        coalesce(rule_matches.rule_is_honorific, false) as rule_is_honorific,
+        ck_final_ending(eojeols.sentence) as final_ending
+    from eojeols
+    left join rule_matches
+        on
+            eojeols.turn_id = rule_matches.turn_id
+            and eojeols.piece_number = rule_matches.piece_number
+    where eojeols.last_eojeol is not null
+),
+
+compared as (
+    select
+        turn_id,
+        piece_number,
+        sentence,
+        last_eojeol,
+        rule_ending,
+        rule_is_honorific,
+        struct_extract(final_ending, 'ef_form') as ef_form,
+        struct_extract(final_ending, 'ef_surface') as ef_surface,
+        struct_extract(final_ending, 'is_honorific') as analyser_is_honorific
+    from analysed
+),
+
+suggested as (
+    select
+        *,
+        case
+            -- The analyser hears 존댓말 the rule missed (합니까, 습니까): add the ending.
+            -- When the eojeol does not end with that ending (a trailing parenthetical hides
+            -- it), no entry of the ending list can help: nothing is suggested.
+            when
+                analyser_is_honorific
+                and not rule_is_honorific
+                and regexp_full_match(ef_surface, '[가-힣]+')
+                and {{ ends_with('last_eojeol', 'ef_surface') }}
+                then ef_surface
+            -- The rule hears 존댓말 the analyser does not (아니다, a noun-final 필요):
+            -- an exception, longer than the ending it overrides.
+            when rule_is_honorific and not coalesce(analyser_is_honorific, false)
+                then right(last_eojeol, greatest(length(rule_ending) + 1, 2))
+        end as candidate_ending,
+        case
+            when analyser_is_honorific and not rule_is_honorific then true
+            when rule_is_honorific and not coalesce(analyser_is_honorific, false) then false
+        end as candidate_is_honorific,
+        coalesce(analyser_is_honorific, false) <> rule_is_honorific as is_disagreement
+    from compared
+)
+
+select * from suggested

@@ -1,0 +1,58 @@
+-- Manual check 2: every off-canon name ranked by how often it appears, with the models that
+-- produce it and the creator's decision so far (seed canon_review: `add` names are canon from
+-- the next build on and so leave this list; `block` names stay, marked reviewed).
+with verdicts as (
+    select * from {{ ref('fct_turn_verdicts') }}
+),
+
+canon_review as (
+    select * from {{ ref('canon_review') }}
+),
+
+mentions as (
+    select
+        turn_id,
+        character_id,
+        model_id,
+        unnest(off_canon_entities) as name
+    from verdicts
+),
+
+per_model as (
+    select
+        character_id,
+        name,
+        model_id,
+        count(*) as model_turns
+    from mentions
+    group by character_id, name, model_id
+),
+
+ranked as (
+    select
+        per_model.character_id,
+        per_model.name,
+        sum(per_model.model_turns) as turns,
+        count(*) as models,
+        list(
+            per_model.model_id || ' ' || per_model.model_turns
+            order by per_model.model_turns desc, per_model.model_id
+        ) as turns_by_model
+    from per_model
+    group by per_model.character_id, per_model.name
+),
+
+decided as (
+    select
+        row_number() over (
+            order by ranked.turns desc, ranked.models desc, ranked.name
+        ) as name_rank,
+        ranked.*,
+        canon_review.decision,
+        canon_review.note as decision_note
+    from ranked
+    left join canon_review
+        on ranked.name = canon_review.name and ranked.character_id = canon_review.character_id
+)
+
+select * from decided
