@@ -14,21 +14,20 @@ from pathlib import Path
 if __package__ in (None, ""):  # `streamlit run dashboard/app.py` puts dashboard/ on the path
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import pandas as pd  # noqa: E402
-import streamlit as st  # noqa: E402
+import pandas as pd
+import streamlit as st
 
-from dashboard import charts, db, texts, upload  # noqa: E402
-from dashboard.safe import md, one_line  # noqa: E402
+from dashboard import charts, db, texts, upload
+from dashboard.safe import md, one_line, text_table
 
 SESSION_CAP = 500
 CONVERSATION_LIMIT = 300
 QUARANTINE_LIMIT = 200
 GOLDEN_TURNS_LIMIT = 100
-QUEUE_SAMPLE = 20
-QUEUE_NAMES = 30
+QUEUE_LIMIT = 100
 
 
-# -- database choice ---------------------------------------------------------------------------
+# -- database choice ------------------------------------------------------------------------------
 def databases() -> dict[str, Path]:
     """Demo first, then this browser session's successful uploads (label -> path)."""
     if "databases" not in st.session_state:
@@ -57,7 +56,7 @@ def warn_if_public() -> None:
         st.warning(texts.PUBLIC_BIND_WARNING.format(address=md(address or "0.0.0.0")))
 
 
-# -- sidebar: output-schema checks ---------------------------------------------------------------
+# -- sidebar: output-schema checks ----------------------------------------------------------------
 def schema_checks(batch: db.Batch) -> None:
     st.sidebar.subheader(texts.CHECKS_HEADER)
     latest, results = batch.latest_test_results()
@@ -79,13 +78,13 @@ def schema_checks(batch: db.Batch) -> None:
     for number, (prefix, label) in enumerate(texts.CHECK_LABELS.items(), start=1):
         row = by_prefix.get(prefix)
         if row is None:
-            lines.append(f"- ➖ {number}. {label} — {texts.CHECKS_MISSING}")
+            lines.append(f"{texts.MISSING_ICON} {number}. {label} — {texts.CHECKS_MISSING}")
             continue
-        icon = texts.STATUS_ICONS.get(str(row.status), "❔")
+        icon = texts.STATUS_ICONS.get(str(row.status), texts.UNKNOWN_ICON)
         failures = f" ({int(row.failures)}건)" if row.status != "pass" and row.failures else ""
-        lines.append(f"- {icon} {number}. {label} · `{md(row.status)}`{failures}")
+        lines.append(f"{icon} {number}. {label} `{md(row.status)}`{failures}")
     container = st.sidebar.container(key="schema_checks")
-    container.markdown("\n".join(lines))
+    container.markdown("  \n".join(lines))
     others = results[~results["test_name"].str.startswith("assert_check_")]
     passed = int((others["status"] == "pass").sum())
     failed = int(others["status"].isin(["fail", "error"]).sum())
@@ -96,7 +95,7 @@ def schema_checks(batch: db.Batch) -> None:
     )
 
 
-# -- header ----------------------------------------------------------------------------------
+# -- header ---------------------------------------------------------------------------------------
 def header(batch: db.Batch, label: str) -> None:
     st.title(texts.TITLE)
     info = batch.overview()
@@ -117,7 +116,7 @@ def header(batch: db.Batch, label: str) -> None:
     )
 
 
-# -- conversation view -----------------------------------------------------------------------------
+# -- conversation view ----------------------------------------------------------------------------
 def conversation(batch: db.Batch, key: str) -> None:
     st.subheader(texts.CONVERSATION_HEADER)
     sessions = batch.public_sessions(200)
@@ -127,8 +126,10 @@ def conversation(batch: db.Batch, key: str) -> None:
     chosen = st.selectbox(
         texts.CONVERSATION_SESSION,
         sessions,
-        format_func=lambda s: f"{s['character_id']} · "
-        + texts.CONVERSATION_SESSION_OPTION.format(session_id=s["session_id"], turns=s["turns"]),
+        format_func=lambda s: (
+            f"{s['character_id']} · "
+            + texts.CONVERSATION_SESSION_OPTION.format(session_id=s["session_id"], turns=s["turns"])
+        ),
         key=f"conversation_session_{key}",
     )
     card = batch.card(chosen["character_id"]) or {}
@@ -145,15 +146,19 @@ def conversation(batch: db.Batch, key: str) -> None:
     turns = batch.conversation(chosen["session_id"], CONVERSATION_LIMIT)
     if chosen["turns"] > len(turns):
         st.caption(texts.CONVERSATION_TRUNCATED.format(shown=len(turns), total=chosen["turns"]))
-    with st.container(height=760, key="conversation"):
+    with st.container(height=1100, key="conversation", autoscroll=False):
         for turn in turns.itertuples():
             with st.chat_message("user"):
-                st.text(turn.user_message if pd.notna(turn.user_message) else
-                        texts.CONVERSATION_NO_MESSAGE)
+                st.text(
+                    turn.user_message
+                    if pd.notna(turn.user_message)
+                    else texts.CONVERSATION_NO_MESSAGE
+                )
             with st.chat_message("assistant"):
                 st.text(turn.reply_text if turn.reply_text else texts.CONVERSATION_EMPTY_REPLY)
                 verdict_badge(turn.verdict)
-                st.caption(md(f"{turn.turn_id} · {turn.model_id} · {turn.created_at:%Y-%m-%d %H:%M}"))
+                when = f"{turn.created_at:%Y-%m-%d %H:%M}"
+                st.caption(md(f"{turn.turn_id} · {turn.model_id} · {when}"))
 
 
 def verdict_badge(verdict: str) -> None:
@@ -163,7 +168,7 @@ def verdict_badge(verdict: str) -> None:
         st.text(verdict)
 
 
-# -- the verdict list ------------------------------------------------------------------------------
+# -- the verdict list -----------------------------------------------------------------------------
 def filters(batch: db.Batch, key: str) -> dict[str, str | None]:
     model_col, character_col, session_col = st.columns(3)
     model = model_col.selectbox(
@@ -182,11 +187,14 @@ def filters(batch: db.Batch, key: str) -> dict[str, str | None]:
     chosen = {"model_id": model, "character_id": character}
     sessions = batch.sessions(chosen, SESSION_CAP)
     if len(sessions) > SESSION_CAP:
-        session = session_col.text_input(
-            texts.FILTER_SESSION_TEXT,
-            key=f"filter_session_text_{key}",
-            help=texts.FILTER_SESSION_HELP.format(cap=SESSION_CAP),
-        ).strip() or None
+        session = (
+            session_col.text_input(
+                texts.FILTER_SESSION_TEXT,
+                key=f"filter_session_text_{key}",
+                help=texts.FILTER_SESSION_HELP.format(cap=SESSION_CAP),
+            ).strip()
+            or None
+        )
     else:
         session = session_col.selectbox(
             texts.FILTER_SESSION,
@@ -209,7 +217,7 @@ def verdict_list(batch: db.Batch, key: str) -> None:
         default=texts.VERDICTS[0],
         required=True,
         key=f"group_{key}",
-        width="stretch",
+        wrap=True,
     )
     total = counts.get(group, 0)
     if total == 0:
@@ -225,8 +233,11 @@ def verdict_list(batch: db.Batch, key: str) -> None:
     checks = batch.checks_for(turn_ids)
     with st.container(key="verdict_rows"):
         for row in rows.itertuples():
-            verdict_row(row, evidence[evidence["turn_id"] == row.turn_id],
-                        checks[checks["turn_id"] == row.turn_id])
+            verdict_row(
+                row,
+                evidence[evidence["turn_id"] == row.turn_id],
+                checks[checks["turn_id"] == row.turn_id],
+            )
     pager(page_key, page, pages, total)
 
 
@@ -235,35 +246,56 @@ def pager(page_key: str, page: int, pages: int, total: int) -> None:
         st.session_state[page_key] = min(max(page + step, 1), pages)
 
     previous, where, following = st.columns([1, 2, 1], vertical_alignment="center")
-    previous.button(texts.PREVIOUS, key=f"{page_key}_prev", on_click=move, args=(-1,),
-                    disabled=page <= 1, width="stretch")
+    previous.button(
+        texts.PREVIOUS,
+        key=f"{page_key}_prev",
+        on_click=move,
+        args=(-1,),
+        disabled=page <= 1,
+        width="stretch",
+    )
     where.markdown(
         f"<div style='text-align:center'>{texts.PAGE.format(page=page, pages=pages, count=total)}"
         "</div>",
         unsafe_allow_html=True,  # only our own digits and words, no user text
     )
-    following.button(texts.NEXT, key=f"{page_key}_next", on_click=move, args=(1,),
-                     disabled=page >= pages, width="stretch")
+    following.button(
+        texts.NEXT,
+        key=f"{page_key}_next",
+        on_click=move,
+        args=(1,),
+        disabled=page >= pages,
+        width="stretch",
+    )
 
 
 def verdict_row(row, evidence: pd.DataFrame, checks: pd.DataFrame) -> None:
     label = texts.ROW_LABEL.format(
-        verdict=row.verdict, turn_id=md(row.turn_id), summary=md(one_line(row.summary))
+        verdict=row.verdict, turn_id=md(row.turn_id), summary=md(one_line(row.summary, 64))
     )
     skipped = list(row.skipped_checks) if row.skipped_checks is not None else []
     icon = ":material/skip_next:" if skipped else None
     with st.expander(label, icon=icon):
-        st.caption(md(texts.ROW_META.format(
-            model_id=row.model_id, character_id=row.character_id, session_id=row.session_id,
-            created_at=f"{row.created_at:%Y-%m-%d %H:%M:%S}",
-        )))
-        st.text(texts.RULE_LINE.format(
-            expected=row.rule_expected or "-", observed=row.rule_observed or "-"
-        ))
+        st.caption(
+            md(
+                texts.ROW_META.format(
+                    model_id=row.model_id,
+                    character_id=row.character_id,
+                    session_id=row.session_id,
+                    created_at=f"{row.created_at:%Y-%m-%d %H:%M:%S}",
+                )
+            )
+        )
+        st.text(
+            texts.RULE_LINE.format(
+                expected=row.rule_expected or "-", observed=row.rule_observed or "-"
+            )
+        )
         message_col, reply_col = st.columns(2)
         message_col.caption(texts.USER_MESSAGE)
-        message_col.text(row.user_message if pd.notna(row.user_message) else
-                         texts.CONVERSATION_NO_MESSAGE)
+        message_col.text(
+            row.user_message if pd.notna(row.user_message) else texts.CONVERSATION_NO_MESSAGE
+        )
         reply_col.caption(texts.REPLY)
         reply_col.text(row.reply_text if row.reply_text else texts.CONVERSATION_EMPTY_REPLY)
         st.caption(texts.EVIDENCE)
@@ -273,7 +305,7 @@ def verdict_row(row, evidence: pd.DataFrame, checks: pd.DataFrame) -> None:
             shown = evidence[["source", "field", "agg", "value"]].copy()
             shown["agg"] = shown["agg"].fillna("")
             shown["value"] = shown["value"].map(lambda v: "null" if v is None or pd.isna(v) else v)
-            st.table(shown, hide_index=True)
+            st.table(text_table(shown), hide_index=True)
         st.caption(texts.HEDGE)
         st.text(row.hedge if pd.notna(row.hedge) and row.hedge else texts.NO_HEDGE)
         if skipped:
@@ -281,16 +313,18 @@ def verdict_row(row, evidence: pd.DataFrame, checks: pd.DataFrame) -> None:
             st.text("\n".join(skipped_line(code) for code in skipped))
         if not checks.empty:
             st.caption(texts.CHECKS_TABLE)
-            st.table(
-                pd.DataFrame({
-                    "check": checks["check_name"].map(lambda c: f"{c} ({texts.CHECK_NAMES.get(c, c)})"),
+            summary = pd.DataFrame(
+                {
+                    "check": checks["check_name"].map(
+                        lambda c: f"{c} ({texts.CHECK_NAMES.get(c, c)})"
+                    ),
                     "status": checks["status"].map(lambda s: texts.STATUS_NAMES.get(s, s)),
                     "reason": checks["reason_code"].fillna(""),
                     "note": checks["note_code"].fillna(""),
                     "deciding": checks["is_deciding"].map(lambda d: "✔" if d else ""),
-                }),
-                hide_index=True,
+                }
             )
+            st.table(text_table(summary), hide_index=True)
 
 
 def skipped_line(code: str) -> str:
@@ -301,7 +335,7 @@ def skipped_line(code: str) -> str:
     )
 
 
-# -- sections below ------------------------------------------------------------------------------------
+# -- sections below the list ----------------------------------------------------------------------
 def self_scoring(batch: db.Batch) -> None:
     st.subheader(texts.GOLDEN_HEADER)
     if not batch.has("marts.fct_golden_agreement_summary"):
@@ -326,7 +360,7 @@ def self_scoring(batch: db.Batch) -> None:
             pair_col.text(texts.GOLDEN_NONE_DISAGREE)
         else:
             pair_col.table(
-                pairs[["expected_verdict", "predicted_verdict", "turns", "turn_ids"]],
+                text_table(pairs[["expected_verdict", "predicted_verdict", "turns", "turn_ids"]]),
                 hide_index=True,
             )
         check_column = next(
@@ -336,7 +370,9 @@ def self_scoring(batch: db.Batch) -> None:
         if by_check.empty or check_column is None:
             check_col.text(texts.GOLDEN_NONE_DISAGREE)
         else:
-            check_col.table(by_check[[check_column, "turns", "turn_ids"]], hide_index=True)
+            check_col.table(
+                text_table(by_check[[check_column, "turns", "turn_ids"]]), hide_index=True
+            )
     if batch.has("marts.fct_golden_agreement"):
         turns = batch.golden_disagreeing_turns(GOLDEN_TURNS_LIMIT)
         if not turns.empty:
@@ -377,21 +413,21 @@ def deviation_rates(batch: db.Batch) -> None:
 def notes(batch: db.Batch) -> None:
     auto, manual, honesty = st.columns(3)
     with auto:
-        st.subheader(texts.NOTES_AUTO_HEADER)
+        st.markdown(f"#### {texts.NOTES_AUTO_HEADER}")
         st.markdown(texts.NOTES_AUTO)
     with manual:
-        st.subheader(texts.NOTES_MANUAL_HEADER)
+        st.markdown(f"#### {texts.NOTES_MANUAL_HEADER}")
         st.markdown(texts.NOTES_MANUAL)
     with honesty:
-        st.subheader(texts.NOTES_HONESTY_HEADER)
+        st.markdown(f"#### {texts.NOTES_HONESTY_HEADER}")
         st.markdown(texts.NOTES_HONESTY)
-    sample = batch.forbidden_sample(QUEUE_SAMPLE)
-    with st.expander(texts.NOTES_QUEUE_FORBIDDEN.format(count=len(sample))):
-        st.dataframe(sample, hide_index=True)
-    names = batch.off_canon_names(QUEUE_NAMES)
-    with st.expander(texts.NOTES_QUEUE_NAMES.format(count=len(names))):
-        st.dataframe(names, hide_index=True)
-    st.caption(texts.NOTES_QUEUE_MIXED)
+    st.markdown(f"#### {texts.NOTES_QUEUES_HEADER}")
+    for queue, title in texts.NOTES_QUEUES.items():
+        with st.expander(f"{title} — {queue.split('.')[-1]}"):
+            if batch.has(queue):
+                st.dataframe(batch.review_queue(queue, QUEUE_LIMIT), hide_index=True)
+            else:
+                st.info(texts.NOT_BUILT.format(table=queue))
 
 
 def quarantine(batch: db.Batch) -> None:
@@ -405,10 +441,10 @@ def quarantine(batch: db.Batch) -> None:
         rows = batch.quarantine_rows(QUARANTINE_LIMIT)
         if total > len(rows):
             st.caption(texts.QUARANTINE_SHOWN.format(shown=len(rows), total=total))
-        st.table(rows.fillna(""), hide_index=True)
+        st.table(text_table(rows), hide_index=True)
 
 
-# -- upload ------------------------------------------------------------------------------------------
+# -- upload ---------------------------------------------------------------------------------------
 def upload_section(current_label: str, current_path: Path) -> None:
     st.subheader(texts.UPLOAD_HEADER)
     st.caption(texts.UPLOAD_INTRO)
@@ -422,17 +458,24 @@ def upload_section(current_label: str, current_path: Path) -> None:
     with st.form("upload", clear_on_submit=False):
         widgets = {
             table: st.file_uploader(
-                texts.UPLOAD_FIELDS[table], key=f"upload_{table}",
+                texts.UPLOAD_FIELDS[table],
+                key=f"upload_{table}",
                 max_upload_size=upload.max_upload_mb(),
             )
             for table in (*upload.REQUIRED, *upload.OPTIONAL)
         }
         submitted = st.form_submit_button(texts.UPLOAD_SUBMIT, type="primary")
-    if current_path.parent.parent == upload.uploads_dir() and (
-        export := current_path.parent / "turn_verdicts.json"
-    ).exists():
-        st.download_button(texts.UPLOAD_EXPORT, export.read_bytes(), "turn_verdicts.json",
-                           mime="application/json", on_click="ignore")
+    if (
+        current_path.parent.parent == upload.uploads_dir()
+        and (export := current_path.parent / "turn_verdicts.json").exists()
+    ):
+        st.download_button(
+            texts.UPLOAD_EXPORT,
+            export.read_bytes(),
+            "turn_verdicts.json",
+            mime="application/json",
+            on_click="ignore",
+        )
     if not submitted:
         return
     files = {
@@ -453,7 +496,8 @@ def upload_section(current_label: str, current_path: Path) -> None:
     if not result.ok:
         st.session_state.upload_outcome = (
             "error",
-            texts.UPLOAD_FAILED.format(key_line=md(result.key_line)) + "  \n"
+            texts.UPLOAD_FAILED.format(key_line=md(result.key_line))
+            + "  \n"
             + texts.UPLOAD_KEPT.format(label=md(current_label)),
             result.log_tail,
         )
@@ -475,13 +519,15 @@ def built_marts(path: Path) -> bool:
     try:
         with db.Reader(path, attempts=3).batch() as batch:
             return batch.has(db.VERDICTS_TABLE) and batch.has("marts.fct_contract_violations")
-    except Exception:  # noqa: BLE001 - any failure to open means there is nothing to show
+    except Exception:  # any failure to open means there is nothing to show
         return False
 
 
-# -- page ------------------------------------------------------------------------------------------
+# -- page -----------------------------------------------------------------------------------------
 def main() -> None:
-    st.set_page_config(page_title="card_keeper", page_icon="🎭", layout="wide")
+    st.set_page_config(
+        page_title="card_keeper", page_icon=":material/theater_comedy:", layout="wide"
+    )
     busy = st.empty()
 
     def on_busy(attempt: int) -> None:
@@ -500,7 +546,7 @@ def main() -> None:
                 upload_section(label, path)
                 return
             header(batch, label)
-        left, right = st.columns([5, 6], gap="large")
+        left, right = st.columns([4, 6], gap="large")
         with left, reader.batch() as batch:
             conversation(batch, key)
         with right, reader.batch() as batch:

@@ -27,7 +27,7 @@ def rates_chart(frame: pd.DataFrame, title: str) -> alt.LayerChart:
     )
     base = alt.Chart(frame).encode(
         y=alt.Y("model_id:N", title=None, sort=None),
-        color=alt.Color("model_id:N", legend=None),
+        color=alt.Color("model_id:N", legend=None, scale=alt.Scale(scheme="tableau10")),
         tooltip=_TOOLTIP,
     )
     interval = base.mark_rule(strokeWidth=3, opacity=0.6).encode(
@@ -37,16 +37,14 @@ def rates_chart(frame: pd.DataFrame, title: str) -> alt.LayerChart:
     label = base.mark_text(dy=-12, fontSize=12).encode(
         x="deviation_rate:Q", text=alt.Text("deviation_rate:Q", format=".0%")
     )
-    return (interval + point + label).properties(
-        title=title, height=alt.Step(44)
-    )
+    return (interval + point + label).properties(title=title, height=alt.Step(44))
 
 
 def trend_chart(frame: pd.DataFrame) -> alt.LayerChart:
     """Weekly rate per model: a line through the points, interval bars at each week."""
     base = alt.Chart(frame).encode(
         x=alt.X("week_start:T", title=texts.AXIS_WEEK, axis=alt.Axis(format="%m-%d")),
-        color=alt.Color("model_id:N", title=texts.AXIS_MODEL),
+        color=alt.Color("model_id:N", title=texts.AXIS_MODEL, scale=alt.Scale(scheme="tableau10")),
         tooltip=[alt.Tooltip("week_start:T", title=texts.AXIS_WEEK), *_TOOLTIP],
     )
     rate = alt.Y(

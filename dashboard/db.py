@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import duckdb
 import pandas as pd
@@ -156,9 +156,10 @@ class Batch:
         return (" where " + " and ".join(parts)) if parts else "", params
 
     def models(self) -> list[str]:
-        return [r["model_id"] for r in self.rows(
-            f"select distinct model_id from {VERDICTS_TABLE} order by model_id"
-        )]
+        return [
+            r["model_id"]
+            for r in self.rows(f"select distinct model_id from {VERDICTS_TABLE} order by model_id")
+        ]
 
     def characters(self) -> list[dict[str, Any]]:
         return self.rows(
@@ -172,10 +173,14 @@ class Batch:
     def sessions(self, filters: dict[str, str | None], cap: int) -> list[str]:
         """Sessions under the model/character filters, at most cap + 1 (the caller checks)."""
         where, params = self.where({k: v for k, v in filters.items() if k != "session_id"})
-        return [r["session_id"] for r in self.rows(
-            f"select distinct session_id from {VERDICTS_TABLE}{where} order by session_id limit ?",
-            [*params, cap + 1],
-        )]
+        return [
+            r["session_id"]
+            for r in self.rows(
+                f"select distinct session_id from {VERDICTS_TABLE}{where}"
+                " order by session_id limit ?",
+                [*params, cap + 1],
+            )
+        ]
 
     def verdict_counts(self, filters: dict[str, str | None]) -> dict[str, int]:
         where, params = self.where(filters)
@@ -341,34 +346,21 @@ class Batch:
             """
         )
 
-    # -- manual review previews -----------------------------------------------------------------
-    def forbidden_sample(self, size: int) -> pd.DataFrame:
-        """A deterministic sample of 금지 소재 접촉 turns (hash order), pushed down."""
-        return self.df(
-            f"""
-            select turn_id, touched_term, touched_topic, reply_text
-            from {VERDICTS_TABLE}
-            where verdict = '금지 소재 접촉'
-            order by hash(turn_id), turn_id
-            limit ?
-            """,
-            [size],
-        )
+    # -- manual review queues (SPEC §5.5) ------------------------------------------------------
+    REVIEW_QUEUES: ClassVar[dict[str, str]] = {
+        "marts.fct_review_forbidden_sample": "sample_rank",
+        "marts.fct_review_off_canon_names": "name_rank",
+        "marts.fct_review_mixed_register": "sample_rank",
+        "marts.fct_review_ending_candidates": "candidate_rank",
+    }
 
-    def off_canon_names(self, limit: int) -> pd.DataFrame:
-        return self.df(
-            f"""
-            with names as (
-                select character_id, unnest(off_canon_entities) as name
-                from {VERDICTS_TABLE}
-                where len(off_canon_entities) > 0
-            )
-            select name, count(*) as turns,
-                   string_agg(distinct character_id, ', ' order by character_id) as characters
-            from names
-            group by name
-            order by turns desc, name
-            limit ?
-            """,
-            [limit],
-        )
+    def review_queue(self, table: str, limit: int) -> pd.DataFrame:
+        """A review queue mart (a whitelisted name), in its rank order, lists as text."""
+        rank = self.REVIEW_QUEUES[table]
+        frame = self.df(f"select * from {table} order by {rank} limit ?", [limit])
+        for column in frame.columns:
+            if frame[column].map(lambda v: isinstance(v, list | tuple)).any():
+                frame[column] = frame[column].map(
+                    lambda v: ", ".join(map(str, v)) if isinstance(v, list | tuple) else v
+                )
+        return frame

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+import pandas as pd
+
 _SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=\"'&])")
 
 
@@ -23,3 +25,8 @@ def one_line(text: object, limit: int = 90) -> str:
     """A single line of at most `limit` characters (an ellipsis marks a cut)."""
     flat = " ".join(str(text if text is not None else "").split())
     return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
+
+def text_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """A copy whose every cell is escaped text: st.table reads cells as Markdown."""
+    return frame.map(lambda value: "" if value is None or value is pd.NA else md(value))

@@ -29,11 +29,11 @@ ALL = "전체"
 PAGE_SIZE = 20
 
 BUSY = "빌드가 데이터베이스를 쓰는 중입니다 — 잠시 후 다시 읽습니다"
-BUSY_GAVE_UP = (
-    "빌드가 아직 데이터베이스를 쓰고 있습니다. 빌드가 끝난 뒤 '다시 읽기'를 눌러 주세요."
-)
+BUSY_GAVE_UP = "빌드가 아직 데이터베이스를 쓰고 있습니다. 빌드가 끝난 뒤 '다시 읽기'를 눌러 주세요."
 RETRY = "다시 읽기"
-NO_DATABASE = "데이터베이스 파일이 없습니다: {path} — 먼저 `make build`(또는 `dbt build`)를 실행해 주세요."
+NO_DATABASE = (
+    "데이터베이스 파일이 없습니다: {path} — 먼저 `make build`(또는 `dbt build`)를 실행해 주세요."
+)
 NOT_BUILT = "{table} 이(가) 이 데이터베이스에 아직 없습니다. 다음 빌드 뒤에 채워집니다."
 PUBLIC_BIND_WARNING = (
     "이 화면이 127.0.0.1 이 아닌 주소({address})에서 열려 있습니다. "
@@ -61,7 +61,16 @@ CHECK_LABELS = {
     "assert_check_09": "근거 값이 원문과 글자 그대로 같음",
     "assert_check_10": "요약 한 줄이 존댓말로 끝남",
 }
-STATUS_ICONS = {"pass": "✅", "fail": "❌", "error": "❌", "warn": "⚠️", "skipped": "⏭️"}
+# Material icons ship with Streamlit (no emoji font needed on the server or in screenshots).
+STATUS_ICONS = {
+    "pass": ":green[:material/check_circle:]",
+    "fail": ":red[:material/cancel:]",
+    "error": ":red[:material/error:]",
+    "warn": ":orange[:material/warning:]",
+    "skipped": ":gray[:material/block:]",
+}
+MISSING_ICON = ":gray[:material/remove:]"
+UNKNOWN_ICON = ":gray[:material/help:]"
 
 # Header figures.
 OVERVIEW = "턴 {turns:,}개 · 세션 {sessions:,}개 · 규칙 {version} ({fingerprint})"
@@ -169,7 +178,9 @@ UPLOAD_EMPTY_FILE = "{field}: '{name}' 이(가) 비어 있습니다."
 UPLOAD_FAILED = "빌드하지 못했습니다 — {key_line}"
 UPLOAD_KEPT = "앞서 보던 결과({label})를 그대로 보여 줍니다."
 UPLOAD_OK = "올린 파일 {id} 로 빌드했습니다: 턴 {turns:,}개, 격리된 행 {quarantined:,}개."
-UPLOAD_TESTS_FAILED = "빌드는 됐지만 dbt 테스트 {failed}개가 실패했습니다. 왼쪽 점검을 확인해 주세요."
+UPLOAD_TESTS_FAILED = (
+    "빌드는 됐지만 dbt 테스트 {failed}개가 실패했습니다. 왼쪽 점검을 확인해 주세요."
+)
 UPLOAD_LOG = "dbt 출력 (끝부분)"
 UPLOAD_EXPORT = "판정 JSON 내려받기 (turn_verdicts.json)"
 
@@ -185,25 +196,33 @@ NOTES_AUTO = """\
 """
 NOTES_MANUAL_HEADER = "수동 — 사람이 읽고 정해 주세요"
 NOTES_MANUAL = """\
-1. **금지 소재 접촉 20턴 표본** — 정말 그 소재를 다뤘는지, 단어만 우연히 겹쳤는지(예: '정당한' 속 '정당') 읽어 주세요.
-2. **세계관 밖 이름 목록** (많이 나온 순) — 이름마다 카드 세계관에 **더할지(add)**, **막을지(block)** 정해 주세요.
-3. **반말과 존댓말이 섞인 답장 20개** — 새 어미(예: '습니까' → 존댓말)나 예외(예: '아니다' → 반말)를 어미 표(honorific_endings)에 더할지 정해 주세요.
+1. **금지 소재 접촉 20턴 표본** — 정말 그 소재를 다뤘는지, 단어만 우연히
+   겹쳤는지(예: '정당한' 속 '정당') 읽어 주세요.
+2. **세계관 밖 이름 목록** (많이 나온 순) — 이름마다 카드 세계관에
+   **더할지(add)**, **막을지(block)** 정해 주세요.
+3. **반말과 존댓말이 섞인 답장 20개** — 새 어미(예: '습니까' → 존댓말)나
+   예외(예: '아니다' → 반말)를 어미 표(honorific_endings)에 더할지 정해 주세요.
 """
-NOTES_QUEUE_FORBIDDEN = "1번 대기열 미리 보기: 금지 소재 접촉 표본 {count}턴"
-NOTES_QUEUE_NAMES = "2번 대기열 미리 보기: 세계관 밖 이름 (많이 나온 순, 앞 {count}개)"
-NOTES_QUEUE_MIXED = (
-    "3번 대기열은 문장별 말투가 필요해 검토용 모델이 만들어지면 그곳에서 읽어 주세요."
-)
+NOTES_QUEUES_HEADER = "검토 대기열 (수동 확인용 마트)"
+NOTES_QUEUES = {
+    "marts.fct_review_forbidden_sample": "1. 금지 소재 접촉 표본 20턴",
+    "marts.fct_review_off_canon_names": "2. 세계관 밖 이름 (add / block)",
+    "marts.fct_review_mixed_register": "3. 반말·존댓말이 섞인 답장 20개",
+    "marts.fct_review_ending_candidates": "3. 어미 표에 더할 후보",
+}
 NOTES_HONESTY_HEADER = "정직 경계선 — 규칙이 알 수 없는 것"
 NOTES_HONESTY = """\
-- 말투는 **문장 끝 어미 네 개**(요 · 죠 · 니다 · 십시오)로만 셉니다. 그래서 이런 문장은 사람과 다르게 셉니다.
+- 말투는 **문장 끝 어미 네 개**(요 · 죠 · 니다 · 십시오)로만 셉니다.
+  그래서 이런 문장은 사람과 다르게 셉니다.
   - '아니다'는 '니다'로 끝나 존댓말로 셉니다.
   - '합니까' · '습니까' 질문은 '까'로 끝나 반말로 셉니다.
   - '필요.'처럼 '요'로 끝나는 명사는 존댓말로 셉니다.
   - 문장 끝 괄호('보류입니다(하드게이트).')가 진짜 어미를 가립니다.
   - 하오체나 따옴표 안 대사는 말하는 사람이 아니라 인용된 말을 따릅니다.
-- 채팅 서버가 붙인 존댓말 표시(honorific_level)는 **판정에 쓰지 않습니다.** 답장과 다르면 단서에 적기만 합니다.
-- 이름은 채팅 서버가 **뽑아 준 목록(named_entities)만** 봅니다. 목록에서 빠진 이름은 알 수 없고, 목록을 못 뽑으면 세계관 대조를 건너뜁니다.
+- 채팅 서버가 붙인 존댓말 표시(honorific_level)는 **판정에 쓰지 않습니다.**
+  답장과 다르면 단서에 적기만 합니다.
+- 이름은 채팅 서버가 **뽑아 준 목록(named_entities)만** 봅니다. 목록에서 빠진
+  이름은 알 수 없고, 목록을 못 뽑으면 세계관 대조를 건너뜁니다.
 - 금지 소재는 단어장의 단어를 **글자 그대로** 찾을 뿐, 뜻은 모릅니다.
 - 판정은 규칙이 내립니다. 모델이 쓴 요약은 검사를 통과할 때만 씁니다.
 """

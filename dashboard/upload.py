@@ -195,8 +195,8 @@ def build(folder: Path, upload_id: str) -> BuildResult:
     node_errors, failed_tests = _failures(folder)
     result.failed_tests = failed_tests
     # A failing data test still leaves the marts built: show them, with the failed checks.
-    result.ok = database.exists() and node_errors == 0 and (
-        process.returncode == 0 or failed_tests > 0
+    result.ok = (
+        database.exists() and node_errors == 0 and (process.returncode == 0 or failed_tests > 0)
     )
     if not result.ok:
         result.key_line = key_line(output)

@@ -42,6 +42,7 @@ def run_dbt(
     extra_vars: dict | None = None,
     database: Path | None = None,
     check: bool = True,
+    project_dir: Path = PROJECT_ROOT,
 ) -> DbtResult:
     """Run `dbt <command>` on the project with its own database, target dir and export path."""
     workdir.mkdir(parents=True, exist_ok=True)
@@ -57,9 +58,9 @@ def run_dbt(
             DBT,
             *command,
             "--project-dir",
-            str(PROJECT_ROOT),
+            str(project_dir),
             "--profiles-dir",
-            str(PROJECT_ROOT),
+            str(project_dir),
             "--target-path",
             str(workdir / "target"),
             "--log-path",
@@ -92,4 +93,14 @@ def fixture_inputs(name: str) -> dict[str, Path]:
 
 def copy_database(result: DbtResult, target: Path) -> Path:
     shutil.copy(result.database, target)
+    return target
+
+
+def copy_project(target: Path) -> Path:
+    """A copy of the dbt project (no venv, build output or databases) to edit seeds in."""
+    ignore = shutil.ignore_patterns(
+        ".venv", ".git", "target", "logs", "*.duckdb", "*.duckdb.wal", "uploads", "bench",
+        "__pycache__", "exports", "docs",
+    )
+    shutil.copytree(PROJECT_ROOT, target, ignore=ignore)
     return target
