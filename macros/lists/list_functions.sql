@@ -18,11 +18,19 @@
     (SPEC §2 off_canon_entities). Null when the first list is null.
 #}
 {% macro list_except_ordered(list_expression, excluded_expression) -%}
-    list_filter(
-        {{ list_expression }},
-        lambda element, position: not {{ list_has(excluded_expression, 'element') }}
-        and list_position({{ list_expression }}, element) = position
-    )
+    case when {{ list_expression }} is not null then list_filter(
+        list_transform(
+            range(1, len({{ list_expression }}) + 1),
+            lambda position: case
+                when
+                    not {{ list_has(excluded_expression, list_expression ~ '[position]') }}
+                    and list_position({{ list_expression }}, {{ list_expression }}[position])
+                    = position
+                    then {{ list_expression }}[position]
+            end
+        ),
+        lambda element: element is not null
+    ) end
 {%- endmacro %}
 
 {# The elements joined into one text with a separator; null elements are skipped. #}

@@ -5,6 +5,71 @@
     contract={'enforced': true},
 ) }}
 
+{#-
+    The citation plan. Each entry cites one value: its order (block, position), the source
+    table and field, the expression giving the value, its JSON kind, which row it quotes
+    (`key`: the current turn, the recall source turn, the card, or the lexicon row), and when
+    it applies. Every verdict starts with the reply itself.
+-#}
+{%- set register = "verdict in ('설정대로 말함', '말투 어긋남')" -%}
+{%- set citations = [
+    {'block': 10, 'position': '0', 'source': 'chat_turn', 'field': 'reply_text',
+     'value': 'reply_text', 'key': 'turn', 'when': 'true'},
+
+    {'block': 20, 'position': '1', 'source': 'character_card', 'field': 'honorific_rule',
+     'value': 'honorific_rule', 'key': 'card', 'when': register},
+    {'block': 20, 'position': '2', 'source': 'chat_turn', 'field': 'first_person',
+     'value': 'first_person', 'key': 'turn', 'when': register},
+    {'block': 20, 'position': '3', 'source': 'character_card', 'field': 'first_person',
+     'value': 'card_first_person', 'key': 'card', 'when': register},
+
+    {'block': 30, 'position': 'entity_number', 'source': 'chat_turn', 'field': 'named_entities',
+     'value': 'entity', 'key': 'turn', 'when': 'true', 'from': 'off_canon_names'},
+    {'block': 31, 'position': '0', 'source': 'character_card', 'field': 'canon_entities',
+     'agg': 'count', 'value': 'cast(canon_entity_count as varchar)', 'kind': 'number',
+     'key': 'card', 'when': "verdict = '세계관 밖 고유명사'"},
+
+    {'block': 40, 'position': '1', 'source': 'topic_lexicon', 'field': 'term',
+     'value': 'touched_term', 'key': 'term', 'when': "verdict = '금지 소재 접촉'"},
+    {'block': 40, 'position': '2', 'source': 'topic_lexicon', 'field': 'topic',
+     'value': 'touched_topic', 'key': 'term', 'when': "verdict = '금지 소재 접촉'"},
+    {'block': 40, 'position': '3', 'source': 'character_card', 'field': 'forbidden_topics',
+     'value': 'touched_topic', 'key': 'card', 'when': "verdict = '금지 소재 접촉'"},
+
+    {'block': 50, 'position': '1', 'source': 'chat_turn', 'field': 'user_asked_recall',
+     'value': 'cast(user_asked_recall as varchar)', 'kind': 'boolean', 'key': 'turn',
+     'when': "verdict = '앞 회차를 기억 못 함'"},
+    {'block': 50, 'position': '2', 'source': 'chat_turn', 'field': 'user_message',
+     'value': 'user_message', 'key': 'turn', 'when': "verdict = '앞 회차를 기억 못 함'"},
+    {'block': 50, 'position': '3', 'source': 'character_card', 'field': 'entity_roles',
+     'value': 'asked_role', 'key': 'card', 'when': "verdict = '앞 회차를 기억 못 함'"},
+    {'block': 50, 'position': '4', 'source': 'chat_turn', 'field': 'turn_id',
+     'value': 'recall_source_turn', 'key': 'source_turn', 'when': "verdict = '앞 회차를 기억 못 함'"},
+    {'block': 50, 'position': '5', 'source': 'chat_turn', 'field': 'named_entities',
+     'value': 'recall_target', 'key': 'source_turn', 'when': "verdict = '앞 회차를 기억 못 함'"},
+    {'block': 50, 'position': '6', 'source': 'chat_turn', 'field': 'reply_text',
+     'value': 'reply_text', 'key': 'turn', 'when': "verdict = '앞 회차를 기억 못 함'"},
+
+    {'block': 60, 'position': '1', 'source': 'chat_turn', 'field': 'named_entities',
+     'value': 'null', 'key': 'turn', 'when': "off_canon_status = 'skipped'"},
+    {'block': 60, 'position': '2', 'source': 'chat_turn', 'field': 'first_person',
+     'value': 'null', 'key': 'turn', 'when': 'first_person is null and not ' ~ register},
+    {'block': 60, 'position': '3', 'source': 'character_card', 'field': 'first_person',
+     'value': 'null', 'key': 'card',
+     'when': 'first_person is not null and card_first_person is null and not ' ~ register},
+    {'block': 60, 'position': '4', 'source': 'chat_turn', 'field': 'user_message',
+     'value': 'user_message', 'key': 'turn', 'when': "recall_status = 'skipped'"},
+    {'block': 60, 'position': '5', 'source': 'character_card', 'field': 'entity_roles',
+     'agg': 'count', 'value': 'cast(' ~ list_length('entity_roles') ~ ' as varchar)',
+     'kind': 'number', 'key': 'card', 'when': "recall_reason = 'recall_role_not_in_message'"},
+] -%}
+{%- set keys = {
+    'turn': ('turn_id', 'null', 'null'),
+    'source_turn': ('recall_source_turn', 'null', 'null'),
+    'card': ('null', 'character_id', 'null'),
+    'term': ('null', 'null', 'touched_term_order'),
+} %}
+
 with judged as (
     select * from {{ ref('int_turns_judged') }}
 ),
@@ -20,212 +85,26 @@ off_canon_names as (
 ),
 
 cited as (
-    -- Every verdict starts with the reply itself.
+    {%- for citation in citations %}
+    {%- set cited_turn, cited_character, cited_term = keys[citation.key] %}
     select
-        turn_id, 10 as block, 0 as position,
-        'chat_turn' as source, 'reply_text' as field, null as agg,
-        reply_text as value, 'text' as value_kind,
-        turn_id as cited_turn_id, null as cited_character_id, null as cited_term_order
-    from judged
-
+        turn_id,
+        {{ citation.block }} as block,
+        {{ citation.position }} as position,
+        '{{ citation.source }}' as source,
+        '{{ citation.field }}' as field,
+        {{ "'" ~ citation.agg ~ "'" if citation.agg else 'null' }} as agg,
+        {{ citation.value }} as value,
+        '{{ citation.get("kind", "text") }}' as value_kind,
+        {{ cited_turn }} as cited_turn_id,
+        {{ cited_character }} as cited_character_id,
+        {{ cited_term }} as cited_term_order
+    from {{ citation.get('from', 'judged') }}
+    where {{ citation.when }}
+    {%- if not loop.last %}
     union all
-
-    -- Register verdicts: the card's rule and both first persons.
-    select
-        turn_id, 20, 1,
-        'character_card', 'honorific_rule', null,
-        honorific_rule, 'text',
-        null, character_id, null
-    from judged
-    where verdict in ('설정대로 말함', '말투 어긋남')
-
-    union all
-
-    select
-        turn_id, 20, 2,
-        'chat_turn', 'first_person', null,
-        first_person, 'text',
-        turn_id, null, null
-    from judged
-    where verdict in ('설정대로 말함', '말투 어긋남')
-
-    union all
-
-    select
-        turn_id, 20, 3,
-        'character_card', 'first_person', null,
-        card_first_person, 'text',
-        null, character_id, null
-    from judged
-    where verdict in ('설정대로 말함', '말투 어긋남')
-
-    union all
-
-    -- Off-canon: each name outside the canon, then how many names the canon holds.
-    select
-        turn_id, 30, entity_number,
-        'chat_turn', 'named_entities', null,
-        entity, 'text',
-        turn_id, null, null
-    from off_canon_names
-
-    union all
-
-    select
-        turn_id, 31, 0,
-        'character_card', 'canon_entities', 'count',
-        cast(canon_entity_count as varchar), 'number',
-        null, character_id, null
-    from judged
-    where verdict = '세계관 밖 고유명사'
-
-    union all
-
-    -- Forbidden topic: the lexicon row's term and topic, and the card's forbidden topic.
-    select
-        turn_id, 40, 1,
-        'topic_lexicon', 'term', null,
-        touched_term, 'text',
-        null, null, touched_term_order
-    from judged
-    where verdict = '금지 소재 접촉'
-
-    union all
-
-    select
-        turn_id, 40, 2,
-        'topic_lexicon', 'topic', null,
-        touched_topic, 'text',
-        null, null, touched_term_order
-    from judged
-    where verdict = '금지 소재 접촉'
-
-    union all
-
-    select
-        turn_id, 40, 3,
-        'character_card', 'forbidden_topics', null,
-        touched_topic, 'text',
-        null, character_id, null
-    from judged
-    where verdict = '금지 소재 접촉'
-
-    union all
-
-    -- Recall: the question, the role asked, the earlier turn that named the entity, the reply.
-    select
-        turn_id, 50, 1,
-        'chat_turn', 'user_asked_recall', null,
-        cast(user_asked_recall as varchar), 'boolean',
-        turn_id, null, null
-    from judged
-    where verdict = '앞 회차를 기억 못 함'
-
-    union all
-
-    select
-        turn_id, 50, 2,
-        'chat_turn', 'user_message', null,
-        user_message, 'text',
-        turn_id, null, null
-    from judged
-    where verdict = '앞 회차를 기억 못 함'
-
-    union all
-
-    select
-        turn_id, 50, 3,
-        'character_card', 'entity_roles', null,
-        asked_role, 'text',
-        null, character_id, null
-    from judged
-    where verdict = '앞 회차를 기억 못 함'
-
-    union all
-
-    select
-        turn_id, 50, 4,
-        'chat_turn', 'turn_id', null,
-        recall_source_turn, 'text',
-        recall_source_turn, null, null
-    from judged
-    where verdict = '앞 회차를 기억 못 함'
-
-    union all
-
-    select
-        turn_id, 50, 5,
-        'chat_turn', 'named_entities', null,
-        recall_target, 'text',
-        recall_source_turn, null, null
-    from judged
-    where verdict = '앞 회차를 기억 못 함'
-
-    union all
-
-    select
-        turn_id, 50, 6,
-        'chat_turn', 'reply_text', null,
-        reply_text, 'text',
-        turn_id, null, null
-    from judged
-    where verdict = '앞 회차를 기억 못 함'
-
-    union all
-
-    -- Skipped checks cite the null they skipped on (SPEC §4).
-    select
-        turn_id, 60, 1,
-        'chat_turn', 'named_entities', null,
-        null, 'text',
-        turn_id, null, null
-    from judged
-    where off_canon_status = 'skipped'
-
-    union all
-
-    select
-        turn_id, 60, 2,
-        'chat_turn', 'first_person', null,
-        null, 'text',
-        turn_id, null, null
-    from judged
-    where
-        first_person is null
-        and verdict not in ('설정대로 말함', '말투 어긋남')
-
-    union all
-
-    select
-        turn_id, 60, 3,
-        'character_card', 'first_person', null,
-        null, 'text',
-        null, character_id, null
-    from judged
-    where
-        first_person is not null
-        and card_first_person is null
-        and verdict not in ('설정대로 말함', '말투 어긋남')
-
-    union all
-
-    select
-        turn_id, 60, 4,
-        'chat_turn', 'user_message', null,
-        user_message, 'text',
-        turn_id, null, null
-    from judged
-    where recall_status = 'skipped'
-
-    union all
-
-    select
-        turn_id, 60, 5,
-        'character_card', 'entity_roles', 'count',
-        cast({{ list_length('entity_roles') }} as varchar), 'number',
-        null, character_id, null
-    from judged
-    where recall_reason = 'recall_role_not_in_message'
+    {%- endif %}
+    {%- endfor %}
 ),
 
 numbered as (
