@@ -44,10 +44,10 @@ changed as (
         chosen.to_fingerprint
     from chosen
     inner join history as before_change
-        on before_change.rule_fingerprint = chosen.from_fingerprint
+        on chosen.from_fingerprint = before_change.rule_fingerprint
     inner join history as after_change
         on
-            after_change.rule_fingerprint = chosen.to_fingerprint
+            chosen.to_fingerprint = after_change.rule_fingerprint
             and before_change.turn_id = after_change.turn_id
     where before_change.verdict <> after_change.verdict
 )

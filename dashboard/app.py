@@ -46,8 +46,16 @@ def choose_database() -> tuple[str, Path]:
     label = st.sidebar.radio(
         texts.DATABASE_HEADER, list(options), key="db_choice", label_visibility="collapsed"
     )
-    st.sidebar.caption(md(options[label]))
+    st.sidebar.caption(md(shown_path(options[label])))
     return label, options[label]
+
+
+def shown_path(path: Path) -> str:
+    """The database file relative to the project root when it lies inside, else the last parts."""
+    try:
+        return str(path.resolve().relative_to(db.PROJECT_ROOT))
+    except ValueError:
+        return str(Path("…", *path.parts[-2:]))
 
 
 def warn_if_public() -> None:
@@ -98,6 +106,8 @@ def schema_checks(batch: db.Batch) -> None:
 # -- header ---------------------------------------------------------------------------------------
 def header(batch: db.Batch, label: str) -> None:
     st.title(texts.TITLE)
+    if batch.has("seeds.verdict_words") and set(batch.verdict_words()) != set(texts.VERDICTS):
+        st.error(texts.WORDS_DIFFER.format(words=md(", ".join(batch.verdict_words()))))
     info = batch.overview()
     quarantined = batch.quarantine_count()
     st.caption(
@@ -531,7 +541,7 @@ def main() -> None:
     busy = st.empty()
 
     def on_busy(attempt: int) -> None:
-        busy.info(f"{texts.BUSY} ({attempt})", icon="⏳")
+        busy.info(f"{texts.BUSY} ({attempt})", icon=":material/hourglass_top:")
 
     label, path = choose_database()
     key = hashlib.sha1(str(path).encode()).hexdigest()[:8]
@@ -566,7 +576,7 @@ def main() -> None:
         with st.container():
             upload_section(label, path)
     except db.DatabaseBusy:
-        busy.warning(texts.BUSY_GAVE_UP, icon="⏳")
+        busy.warning(texts.BUSY_GAVE_UP, icon=":material/hourglass_top:")
         st.button(texts.RETRY)
 
 

@@ -126,6 +126,10 @@ class Batch:
         )
         return row or {}
 
+    def verdict_words(self) -> list[str]:
+        """The seed of the five words (SPEC §3), to check the screen's fixed order against."""
+        return [r["verdict"] for r in self.rows("select verdict from seeds.verdict_words")]
+
     def quarantine_count(self) -> int:
         return self.one("select count(*) as n from marts.fct_contract_violations")["n"]
 
@@ -355,12 +359,6 @@ class Batch:
     }
 
     def review_queue(self, table: str, limit: int) -> pd.DataFrame:
-        """A review queue mart (a whitelisted name), in its rank order, lists as text."""
+        """A review queue mart (a whitelisted name), in its rank order."""
         rank = self.REVIEW_QUEUES[table]
-        frame = self.df(f"select * from {table} order by {rank} limit ?", [limit])
-        for column in frame.columns:
-            if frame[column].map(lambda v: isinstance(v, list | tuple)).any():
-                frame[column] = frame[column].map(
-                    lambda v: ", ".join(map(str, v)) if isinstance(v, list | tuple) else v
-                )
-        return frame
+        return self.df(f"select * from {table} order by {rank} limit ?", [limit])

@@ -73,6 +73,7 @@ MISSING_ICON = ":gray[:material/remove:]"
 UNKNOWN_ICON = ":gray[:material/help:]"
 
 # Header figures.
+WORDS_DIFFER = "seeds.verdict_words 의 판정어({words})가 화면의 다섯 낱말과 다릅니다."
 OVERVIEW = "턴 {turns:,}개 · 세션 {sessions:,}개 · 규칙 {version} ({fingerprint})"
 QUARANTINED = "계약을 어겨 격리된 입력 행 {count:,}개"
 

@@ -20,6 +20,29 @@
             {%- endif %}
         end
     {%- else -%}
-        {{ alias }}.agg is null and {{ alias }}.value is not distinct from cast({{ column }} as varchar)
+        (
+            {{ alias }}.agg is null
+            and {{ alias }}.value is not distinct from cast({{ column }} as varchar)
+        )
+    {%- endif -%}
+{%- endmacro %}
+
+{#
+    Whether `<alias>.value` is the value of column `<alias>.field` of the cited row (aliased
+    `cited`), for whichever column of `relation` the field names — the column list is read
+    from the catalog — and false for a field that is no column of it.
+#}
+{% macro evidence_field_matches(relation, alias='evidence') -%}
+    {%- set columns = adapter.get_columns_in_relation(relation) if execute else [] -%}
+    {%- if columns | length == 0 -%}
+        false
+    {%- else -%}
+        case {{ alias }}.field
+            {%- for column in columns %}
+            when '{{ column.name }}'
+                then {{ evidence_value_matches('cited.' ~ column.name, column.dtype, alias) }}
+            {%- endfor %}
+            else false
+        end
     {%- endif -%}
 {%- endmacro %}

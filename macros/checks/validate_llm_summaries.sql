@@ -177,12 +177,7 @@
             {%- else %}
             where true
             {%- endif %}
-                and case {{ alias }}.field
-                    {%- for column in adapter.get_columns_in_relation(relation) %}
-                    when '{{ column.name }}' then {{ evidence_value_matches('cited.' ~ column.name, column.dtype, alias) }}
-                    {%- endfor %}
-                    else false
-                end
+                and {{ evidence_field_matches(relation, alias) }}
         )
         {%- endfor %}
         else false

@@ -42,3 +42,8 @@
 {% macro quoted_list(list_expression) -%}
     {{ list_join("list_transform(" ~ list_expression ~ ", lambda element: '「' || element || '」')", "', '") }}
 {%- endmacro %}
+
+{# The `role` of every {role, entity} pair of an entity_roles list, in card order. #}
+{% macro entity_roles_roles(list_expression) -%}
+    list_transform({{ list_expression }}, lambda entry: struct_extract(entry, 'role'))
+{%- endmacro %}

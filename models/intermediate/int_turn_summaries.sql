@@ -25,39 +25,52 @@ summarised as (
     select
         turn_id,
         case verdict
-            when '금지 소재 접촉' then
-                case
-                    when lexicon_hit_count > 1
-                        then '사전 용어 ' || lexicon_hit_count || '개가 답장에 걸렸고, 그중 '
-                    else '답장에 나온 사전 용어 '
-                end
-                || '「' || touched_term || '」' || {{ particle('touched_term', '이', '가') }}
-                || ' 카드가 막은 소재 「' || touched_topic || '」에 닿았습니다.'
-            when '세계관 밖 고유명사' then
-                '카드 canon ' || canon_entity_count || '개에 없는 이름 '
-                || len(off_canon_entities) || '개('
-                || {{ quoted_list('off_canon_entities') }}
-                || ')가 답장에 나와 세계관 밖으로 벗어났습니다.'
-            when '말투 어긋남' then
-                case
-                    when tone_status = 'hit' and first_person_status = 'hit'
-                        then '카드는 ' || honorific_rule || ' · 「' || card_first_person || '」' || '인데 ' || register_figures
-                        || honorific_examples || '라 ' || tone || '로 읽히고 1인칭도 「'
-                        || first_person || '」' || {{ particle('first_person', '을', '를') }}
-                        || ' 써 두 규칙을 함께 벗어났습니다.'
-                    when tone_status = 'hit'
-                        then '카드는 ' || honorific_rule || '인데 ' || register_figures
-                        || honorific_examples || '라 ' || tone || '로 읽혀 말투가 어긋났습니다.'
-                    else '카드의 1인칭은 「' || card_first_person || '」인데 답장은 「'
-                        || first_person || '」' || {{ particle('first_person', '을', '를') }}
-                        || ' 써 1인칭이 어긋났습니다.'
-                end
-            when '앞 회차를 기억 못 함' then
-                '유저가 「' || asked_role || '」' || {{ particle('asked_role', '을', '를') }}
-                || ' 물었고 카드는 그 대상을 「' || recall_target || '」'
-                || {{ particle('recall_target', '으로', '로') }} || ' 적어 두었는데, '
-                || recall_source_turn || '에 나온 「' || recall_target || '」'
-                || {{ particle('recall_target', '이', '가') }} || ' 이번 답장에는 없습니다.'
+            when '금지 소재 접촉'
+                then
+                    case
+                        when lexicon_hit_count > 1
+                            then '사전 용어 ' || lexicon_hit_count || '개가 답장에 걸렸고, 그중 '
+                        else '답장에 나온 사전 용어 '
+                    end
+                    || '「' || touched_term || '」' || {{ particle('touched_term', '이', '가') }}
+                    || ' 카드가 막은 소재 「' || touched_topic || '」에 닿았습니다.'
+            when '세계관 밖 고유명사'
+                then
+                    '카드 canon ' || canon_entity_count || '개에 없는 이름 '
+                    || len(off_canon_entities) || '개('
+                    || {{ quoted_list('off_canon_entities') }}
+                    || ')가 답장에 나와 세계관 밖으로 벗어났습니다.'
+            when '말투 어긋남'
+                then
+                    case
+                        when tone_status = 'hit' and first_person_status = 'hit'
+                            then
+                                '카드는 '
+                                || honorific_rule
+                                || ' · 「'
+                                || card_first_person
+                                || '」'
+                                || '인데 '
+                                || register_figures
+                                || honorific_examples || '라 ' || tone || '로 읽히고 1인칭도 「'
+                                || first_person || '」' || {{ particle('first_person', '을', '를') }}
+                                || ' 써 두 규칙을 함께 벗어났습니다.'
+                        when tone_status = 'hit'
+                            then
+                                '카드는 ' || honorific_rule || '인데 ' || register_figures
+                                || honorific_examples || '라 ' || tone || '로 읽혀 말투가 어긋났습니다.'
+                        else
+                            '카드의 1인칭은 「' || card_first_person || '」인데 답장은 「'
+                            || first_person || '」' || {{ particle('first_person', '을', '를') }}
+                            || ' 써 1인칭이 어긋났습니다.'
+                    end
+            when '앞 회차를 기억 못 함'
+                then
+                    '유저가 「' || asked_role || '」' || {{ particle('asked_role', '을', '를') }}
+                    || ' 물었고 카드는 그 대상을 「' || recall_target || '」'
+                    || {{ particle('recall_target', '으로', '로') }} || ' 적어 두었는데, '
+                    || recall_source_turn || '에 나온 「' || recall_target || '」'
+                    || {{ particle('recall_target', '이', '가') }} || ' 이번 답장에는 없습니다.'
             else
                 case
                     when tone is null
@@ -90,14 +103,16 @@ summarised as (
                     when recall_reason = 'user_message_null'
                         then '유저가 앞 회차를 물었지만 유저 메시지가 비어 있어 기억 판정은 건너뛰었습니다.'
                     when recall_reason = 'recall_role_not_in_message'
-                        then '유저가 앞 회차를 물었지만 메시지에 카드의 관계어('
-                        || {{ list_join("list_transform(entity_roles, lambda entry: struct_extract(entry, 'role'))", "', '") }}
-                        || ')가 없어 기억 판정은 건너뛰었습니다.'
+                        then
+                            '유저가 앞 회차를 물었지만 메시지에 카드의 관계어('
+                            || {{ list_join(entity_roles_roles('entity_roles'), "', '") }}
+                            || ')가 없어 기억 판정은 건너뛰었습니다.'
                 end,
                 case
                     when tone_note = 'honorific_level_disagrees'
-                        then '로그의 honorific_level 은 ' || honorific_level || '이지만 답장에서 뽑은 말투는 '
-                        || tone || '이며, 판정에는 뽑은 말투만 썼습니다.'
+                        then
+                            '로그의 honorific_level 은 ' || honorific_level || '이지만 답장에서 뽑은 말투는 '
+                            || tone || '이며, 판정에는 뽑은 말투만 썼습니다.'
                 end
             ],
             lambda sentence: sentence is not null

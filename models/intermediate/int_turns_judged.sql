@@ -38,7 +38,6 @@ joined as (
         turns.first_person,
         turns.named_entities,
         turns.honorific_level,
-        coalesce(turns.user_asked_recall, false) as user_asked_recall,
         character_cards.name as character_name,
         character_cards.persona,
         character_cards.honorific_rule,
@@ -52,7 +51,6 @@ joined as (
         toned.tone,
         canon_checked.canon_entity_count,
         canon_checked.off_canon_entities,
-        coalesce(lexicon_matched.hit_count, 0) as lexicon_hit_count,
         lexicon_matched.touched_term,
         lexicon_matched.touched_term_order,
         lexicon_matched.touched_topic,
@@ -61,6 +59,8 @@ joined as (
         recalled.skip_reason as recall_skip_reason,
         recalled.recall_target,
         recalled.recall_source_turn,
+        coalesce(turns.user_asked_recall, false) as user_asked_recall,
+        coalesce(lexicon_matched.hit_count, 0) as lexicon_hit_count,
         recalled.turn_id is not null as is_recall_asked
     from turns
     inner join character_cards

@@ -82,10 +82,10 @@ earlier_mentions as (
         on
             recall_turns.session_id = earlier_turns.session_id
             and (
-                earlier_turns.created_at < recall_turns.created_at
+                recall_turns.created_at > earlier_turns.created_at
                 or (
-                    earlier_turns.created_at = recall_turns.created_at
-                    and earlier_turns.turn_id < recall_turns.turn_id
+                    recall_turns.created_at = earlier_turns.created_at
+                    and recall_turns.turn_id > earlier_turns.turn_id
                 )
             )
             and {{ list_has('earlier_turns.named_entities', 'first_asked.asked_entity') }}
@@ -123,8 +123,8 @@ final as (
         first_mention_turn_id,
         is_entity_in_reply,
         skip_reason,
-        case when recall_source_turn is not null then asked_entity end as recall_target,
-        recall_source_turn
+        recall_source_turn,
+        case when recall_source_turn is not null then asked_entity end as recall_target
     from recalled
 )
 

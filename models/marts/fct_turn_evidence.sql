@@ -86,24 +86,24 @@ off_canon_names as (
 
 cited as (
     {%- for citation in citations %}
-    {%- set cited_turn, cited_character, cited_term = keys[citation.key] %}
-    select
-        turn_id,
-        {{ citation.block }} as block,
-        {{ citation.position }} as position,
-        '{{ citation.source }}' as source,
-        '{{ citation.field }}' as field,
-        {{ "'" ~ citation.agg ~ "'" if citation.agg else 'null' }} as agg,
-        {{ citation.value }} as value,
-        '{{ citation.get("kind", "text") }}' as value_kind,
-        {{ cited_turn }} as cited_turn_id,
-        {{ cited_character }} as cited_character_id,
-        {{ cited_term }} as cited_term_order
-    from {{ citation.get('from', 'judged') }}
-    where {{ citation.when }}
-    {%- if not loop.last %}
-    union all
-    {%- endif %}
+        {%- set cited_turn, cited_character, cited_term = keys[citation.key] %}
+        select
+            turn_id,
+            {{ citation.block }} as block,
+            {{ citation.position }} as position,
+            '{{ citation.source }}' as source,
+            '{{ citation.field }}' as field,
+            {{ "'" ~ citation.agg ~ "'" if citation.agg else 'null' }} as agg,
+            {{ citation.value }} as value,
+            '{{ citation.get("kind", "text") }}' as value_kind,
+            {{ cited_turn }} as cited_turn_id,
+            {{ cited_character }} as cited_character_id,
+            {{ cited_term }} as cited_term_order
+        from {{ citation.get('from', 'judged') }}
+        where {{ citation.when }}
+        {%- if not loop.last %}
+            union all
+        {%- endif %}
     {%- endfor %}
 ),
 

@@ -51,7 +51,7 @@ evidence_lists as (
     select
         turn_id,
         list(
-            {'source': source, 'field': field, 'agg': agg, 'value': value_json}
+            { 'source': source, 'field': field, 'agg': agg, 'value': value_json }
             order by ordinal
         ) as evidence
     from evidence
@@ -76,7 +76,7 @@ final as (
         cast(judged.verdict as varchar) as verdict,
         cast(judged.rule_expected as varchar) as rule_expected,
         cast(judged.rule_observed as varchar) as rule_observed,
-        cast(judged.off_canon_entities as varchar []) as off_canon_entities,
+        cast(judged.off_canon_entities as varchar[]) as off_canon_entities,
         cast(judged.touched_term as varchar) as touched_term,
         cast(judged.touched_topic as varchar) as touched_topic,
         cast(judged.recall_target as varchar) as recall_target,
@@ -88,13 +88,13 @@ final as (
             case when chosen_llm_summaries.summary is not null then 'llm' else 'rule' end
             as varchar
         ) as summary_source,
-        cast(rejected_llm_summaries.llm_rejection_reasons as varchar []) as llm_rejection_reasons,
+        cast(rejected_llm_summaries.llm_rejection_reasons as varchar[]) as llm_rejection_reasons,
         cast(rule_fingerprint.rule_version as varchar) as rule_version,
         cast(rule_fingerprint.rule_fingerprint as varchar) as rule_fingerprint,
         cast(judged.created_at as timestamp) as created_at,
         cast(judged.prompt_id as varchar) as prompt_id,
         cast(judged.deciding_check as varchar) as deciding_check,
-        cast(coalesce(skipped_lists.skipped_checks, []) as varchar []) as skipped_checks,
+        cast(coalesce(skipped_lists.skipped_checks, []) as varchar[]) as skipped_checks,
         cast(judged.tone as varchar) as tone,
         cast(judged.user_message as varchar) as user_message,
         cast(judged.reply_text as varchar) as reply_text

@@ -56,7 +56,7 @@ recomputed as (
             when turns.named_entities is not null
                 then coalesce(
                     list(outside.entity order by outside.first_number)
-                        filter (where outside.entity is not null),
+                    filter (where outside.entity is not null),
                     []
                 )
         end as off_canon_recomputed

@@ -50,7 +50,10 @@ asked as (
         struct_extract(
             list_filter(
                 character_cards.entity_roles,
-                lambda entry: contains(positioned.user_message, struct_extract(entry, 'role'))
+                -- entry is the lambda's parameter, not a column.
+                lambda entry: contains(  -- noqa: RF02
+                    positioned.user_message, struct_extract(entry, 'role')
+                )
             )[1],
             'entity'
         ) as asked_entity

@@ -41,15 +41,15 @@ null_citations as (
 judged as (
     select
         verdicts.turn_id,
-        turns.named_entities is null as named_entities_null,
-        verdicts.off_canon_entities is null as off_canon_null,
         status.off_canon_status,
         status.off_canon_reason,
-        coalesce(null_citations.named_entities_null_cited, 0) as named_entities_null_cited,
-        turns.first_person is null as first_person_null,
         status.first_person_status,
         status.first_person_reason,
-        verdicts.hedge
+        verdicts.hedge,
+        turns.named_entities is null as named_entities_null,
+        verdicts.off_canon_entities is null as off_canon_null,
+        coalesce(null_citations.named_entities_null_cited, 0) as named_entities_null_cited,
+        turns.first_person is null as first_person_null
     from verdicts
     inner join turns
         on verdicts.turn_id = turns.turn_id

@@ -13,28 +13,23 @@ with evidence as (
 
 compared as (
     {%- for source, relation in sources.items() %}
-    {%- set key, cited_key = keys[source] %}
-    select
-        evidence.turn_id,
-        evidence.ordinal,
-        evidence.source,
-        evidence.field,
-        evidence.agg,
-        evidence.value,
-        cited.{{ key }} is not null as is_row_found,
-        case evidence.field
-            {%- for column in adapter.get_columns_in_relation(relation) %}
-            when '{{ column.name }}' then {{ evidence_value_matches('cited.' ~ column.name, column.dtype) }}
-            {%- endfor %}
-            else false
-        end as is_verbatim
-    from evidence
-    left join {{ relation }} as cited
-        on evidence.{{ cited_key }} = cited.{{ key }}
-    where evidence.source = '{{ source }}'
-    {%- if not loop.last %}
-    union all
-    {%- endif %}
+        {%- set key, cited_key = keys[source] %}
+        select
+            evidence.turn_id,
+            evidence.ordinal,
+            evidence.source,
+            evidence.field,
+            evidence.agg,
+            evidence.value,
+            cited.{{ key }} is not null as is_row_found,
+            {{ evidence_field_matches(relation, 'evidence') }} as is_verbatim
+        from evidence
+        left join {{ relation }} as cited
+            on evidence.{{ cited_key }} = cited.{{ key }}
+        where evidence.source = '{{ source }}'
+        {%- if not loop.last %}
+            union all
+        {%- endif %}
     {%- endfor %}
 )
 

@@ -22,7 +22,9 @@ from pathlib import Path
 import pytest
 from conftest import PROJECT_ROOT, DbtResult, fixture_inputs, run_dbt
 
-from dashboard import texts
+from dashboard import db, texts
+from dashboard import upload as upload_module
+from dashboard.safe import md
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
@@ -129,7 +131,7 @@ def page(browser, server: str) -> Iterator:
 
 def settle(page, timeout: int = 60_000) -> None:
     """Wait until the script run is over (Streamlit shows its status widget while running)."""
-    page.wait_for_timeout(300)
+    page.wait_for_timeout(800)
     page.wait_for_function(
         "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout
     )
@@ -174,16 +176,25 @@ def open_section(page, name: str) -> None:
     settle(page)
 
 
-def upload(page, files: dict[str, Path]) -> None:
-    """Fill the upload form (chat_turn, character_card, topic_lexicon[, golden]) and build."""
+def upload_files(page, files: dict[str, Path], outcome: str) -> None:
+    """Fill the upload form, press build, and wait for the alert that contains `outcome`."""
     open_section(page, texts.SECTIONS[-1])
     for table, path in files.items():
-        page.locator(f'[class*="st-key-upload_{table}"] input[type=file]').set_input_files(
-            str(path)
-        )
-        page.locator(f'[class*="st-key-upload_{table}"]').get_by_text(path.name).wait_for()
+        widget = page.locator(f'[class*="st-key-upload_{table}"]')
+        widget.locator("input[type=file]").set_input_files(str(path))
+        widget.get_by_text(path.name).wait_for()
     page.get_by_role("button", name=texts.UPLOAD_SUBMIT).click()
-    settle(page, timeout=BUILD_TIMEOUT_MS)
+    page.locator('[data-testid="stAlert"]').filter(has_text=outcome).first.wait_for(
+        timeout=BUILD_TIMEOUT_MS
+    )
+    settle(page)
+
+
+def wait_for_groups(page, expected: list[str], timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while group_labels(page) != expected and time.monotonic() < deadline:
+        page.wait_for_timeout(250)
+    assert group_labels(page) == expected
 
 
 def selected_database(page) -> str:
@@ -226,12 +237,16 @@ def test_groups_show_the_marts_counts_in_fixed_order(page, demo: DbtResult) -> N
     model = demo.rows("select min(model_id) as m from marts.fct_turn_verdicts")[0]["m"]
     choose(page, "filter_model_", model)
     filtered = verdict_counts(demo.database, "where model_id = ?", (model,))
-    assert group_labels(page) == expected_labels(filtered)
+    wait_for_groups(page, expected_labels(filtered))
 
     screenshot = os.environ.get("DASHBOARD_SCREENSHOT")
-    if screenshot:
+    if screenshot:  # the README's picture: a deviation group with its first row open
         choose(page, "filter_model_", texts.ALL)
+        page.get_by_role("radio", name=texts.VERDICTS[1]).click()
+        settle(page)
+        page.locator('.st-key-verdict_rows [data-testid="stExpander"] summary').first.click()
         page.set_viewport_size({"width": 1400, "height": 1500})
+        page.mouse.click(1390, 1490)
         settle(page)
         page.screenshot(path=str(PROJECT_ROOT / screenshot))
 
@@ -320,23 +335,29 @@ def test_upload_shows_its_verdicts_and_a_broken_file_keeps_them(
     page, demo: DbtResult, uploads: Path, tmp_path: Path
 ) -> None:
     seed = fixture_inputs("seed_000")
-    upload(page, seed)
-    page.get_by_text("올린 파일").first.wait_for()
+    upload_files(page, seed, "로 빌드했습니다")
     database = newest_upload(uploads)
     assert database.exists()
     label = selected_database(page)
     assert label.startswith("올린 파일 ")
     counts = verdict_counts(database)
     assert counts != verdict_counts(demo.database)
-    assert group_labels(page) == expected_labels(counts)
+    wait_for_groups(page, expected_labels(counts))
     conversation = page.locator(".st-key-conversation").inner_text()
     for turn_id in ("T-004468", "T-004471", "T-004519", "T-004530", "T-004602"):
         assert turn_id in conversation
+    # No golden labels came with the upload: self-scoring is empty, not zero.
+    open_section(page, texts.SECTIONS[0])
+    page.get_by_text(texts.GOLDEN_EMPTY).wait_for()
+    assert page.locator('[data-testid="stMetricValue"]').count() == 0
 
     # A file dbt cannot read: the error names the input and the problem; nothing else moves.
-    upload(page, {**seed, "chat_turn": DASHBOARD_FIXTURES / "broken" / "chat_turn.csv"})
+    upload_files(
+        page,
+        {**seed, "chat_turn": DASHBOARD_FIXTURES / "broken" / "chat_turn.csv"},
+        "input_chat_turn:",
+    )
     error = page.locator('[data-testid="stAlert"]').filter(has_text="input_chat_turn:")
-    error.wait_for()
     assert "turn_id" in error.inner_text()
     assert selected_database(page) == label
     assert group_labels(page) == expected_labels(counts)
@@ -345,8 +366,7 @@ def test_upload_shows_its_verdicts_and_a_broken_file_keeps_them(
     wrong = tmp_path / "chat_turn.txt"
     wrong.write_text("turn_id\nT-1\n", encoding="utf-8")
     before = len(list(uploads.iterdir()))
-    upload(page, {**seed, "chat_turn": wrong})
-    page.locator('[data-testid="stAlert"]').filter(has_text="chat_turn.txt").wait_for()
+    upload_files(page, {**seed, "chat_turn": wrong}, "chat_turn.txt")
     assert len(list(uploads.iterdir())) == before
     assert selected_database(page) == label
     assert group_labels(page) == expected_labels(counts)
@@ -354,11 +374,11 @@ def test_upload_shows_its_verdicts_and_a_broken_file_keeps_them(
 
 def test_user_text_renders_as_text(page, uploads: Path) -> None:
     folder = DASHBOARD_FIXTURES / "script_reply"
-    upload(
+    upload_files(
         page,
         {t: next(folder.glob(f"{t}.*")) for t in ("chat_turn", "character_card", "topic_lexicon")},
+        "로 빌드했습니다",
     )
-    page.get_by_text("올린 파일").first.wait_for()
     view = page.locator(".st-key-conversation")
     view.get_by_text("<script>alert(1)</script> 이건 그냥 글자야.").wait_for()
     view.get_by_text("<img src=x onerror=alert(3)> 이거 뭐야?").wait_for()
@@ -375,3 +395,66 @@ def test_user_text_renders_as_text(page, uploads: Path) -> None:
     page.get_by_text(texts.QUARANTINED.format(count=quarantined), exact=False).first.wait_for()
     open_section(page, texts.SECTIONS[3])
     page.locator(".st-key-quarantine").get_by_text("duplicate_turn_id").wait_for()
+
+
+# -- the pieces without a browser ----------------------------------------------------------------
+def test_reader_waits_for_a_build_that_holds_the_file(demo: DbtResult, tmp_path: Path) -> None:
+    copy = tmp_path / "held.duckdb"
+    copy.write_bytes(demo.database.read_bytes())
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import duckdb, sys, time; c = duckdb.connect(sys.argv[1]); print('held', flush=True);"
+            " time.sleep(1.5); c.close()",
+            str(copy),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert holder.stdout.readline().strip() == "held"
+    waits: list[int] = []
+    reader = db.Reader(copy, on_busy=waits.append, attempts=20, wait_seconds=0.25)
+    with reader.batch() as batch:
+        assert batch.overview()["turns"] > 0
+    holder.wait(timeout=10)
+    assert waits, "the reader never saw the lock"
+
+    held_again = subprocess.Popen(
+        [sys.executable, "-c", "import duckdb, sys, time; c = duckdb.connect(sys.argv[1]);"
+         " print('held', flush=True); time.sleep(3)", str(copy)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )  # fmt: skip
+    assert held_again.stdout.readline().strip() == "held"
+    with pytest.raises(db.DatabaseBusy):
+        db.Reader(copy, attempts=2, wait_seconds=0.1)._connect()
+    held_again.kill()
+    held_again.wait(timeout=10)
+
+
+def test_upload_validation_and_error_line() -> None:
+    incoming = upload_module.Incoming
+    problems = upload_module.validate(
+        {
+            "chat_turn": incoming("chat_turn", "turns.xlsx", b"x"),
+            "character_card": incoming("character_card", "cards.csv", b""),
+            "topic_lexicon": None,
+        }
+    )
+    assert any("turns.xlsx" in p for p in problems)
+    assert any("cards.csv" in p for p in problems)
+    assert any("topic_lexicon" in p for p in problems)
+    output = (
+        "\x1b[0m06:20:47  Encountered an error:\nCompilation Error in operation x\n"
+        "  input_chat_turn: file 'a.csv' has no column 'turn_id' (it has: b)\n"
+    )
+    assert upload_module.key_line(output) == (
+        "input_chat_turn: file 'a.csv' has no column 'turn_id' (it has: b)"
+    )
+
+
+def test_markdown_escaping() -> None:
+    assert md("**x** [a](javascript:b) <script>") == (
+        r"\*\*x\*\* \[a\]\(javascript\:b\) \<script\>"
+    )

@@ -19,10 +19,14 @@ summary as (
             case when count(*) > 0 then count(*) filter (where agrees) / count(*) end
             as double
         ) as agreement_rate,
-        cast({{ wilson_interval('count(*) filter (where agrees)', 'count(*)', 'low') }}
-            as double) as agreement_ci_low,
-        cast({{ wilson_interval('count(*) filter (where agrees)', 'count(*)', 'high') }}
-            as double) as agreement_ci_high
+        cast(
+            {{ wilson_interval('count(*) filter (where agrees)', 'count(*)', 'low') }}
+            as double
+        ) as agreement_ci_low,
+        cast(
+            {{ wilson_interval('count(*) filter (where agrees)', 'count(*)', 'high') }}
+            as double
+        ) as agreement_ci_high
     from agreement
 )
 

@@ -44,7 +44,7 @@ final as (
         cast(predicted_verdict as varchar) as predicted_verdict,
         cast(disagreement_check as varchar) as disagreement_check,
         cast(turns as bigint) as turns,
-        cast(turn_ids as varchar []) as turn_ids
+        cast(turn_ids as varchar[]) as turn_ids
     from unioned
 )
 

@@ -49,9 +49,9 @@ final as (
 )
 
 select
+    * exclude (scope, grain, model_id, character_id),
     cast(scope as varchar) as scope,
     cast(grain as varchar) as grain,
     cast(model_id as varchar) as model_id,
-    cast(character_id as varchar) as character_id,
-    * exclude (scope, grain, model_id, character_id)
+    cast(character_id as varchar) as character_id
 from final

@@ -27,10 +27,10 @@ grouped as (
 
 ranked as (
     select
+        *,
         row_number() over (
-            order by sentences desc, candidate_ending
-        ) as candidate_rank,
-        *
+            order by sentences desc, candidate_ending asc
+        ) as candidate_rank
     from grouped
 )
 

@@ -36,7 +36,7 @@ ranked as (
         count(*) as models,
         list(
             per_model.model_id || ' ' || per_model.model_turns
-            order by per_model.model_turns desc, per_model.model_id
+            order by per_model.model_turns desc, per_model.model_id asc
         ) as turns_by_model
     from per_model
     group by per_model.character_id, per_model.name
@@ -44,12 +44,12 @@ ranked as (
 
 decided as (
     select
-        row_number() over (
-            order by ranked.turns desc, ranked.models desc, ranked.name
-        ) as name_rank,
         ranked.*,
         canon_review.decision,
-        canon_review.note as decision_note
+        canon_review.note as decision_note,
+        row_number() over (
+            order by ranked.turns desc, ranked.models desc, ranked.name asc
+        ) as name_rank
     from ranked
     left join canon_review
         on ranked.name = canon_review.name and ranked.character_id = canon_review.character_id
