@@ -51,8 +51,8 @@ asked as (
             list_filter(
                 character_cards.entity_roles,
                 -- entry is the lambda's parameter, not a column.
-                lambda entry: contains(  -- noqa: RF02
-                    positioned.user_message, struct_extract(entry, 'role')
+                lambda entry: contains(
+                    positioned.user_message, struct_extract(entry, 'role')  -- noqa: RF02
                 )
             )[1],
             'entity'
