@@ -6,7 +6,7 @@ DBT := $(VENV)/bin/dbt
 STAMP := $(VENV)/.installed-$(shell sha1sum requirements.txt | cut -c1-12)
 SYSTEM_PACKAGES := chromium fonts-nanum
 
-.PHONY: build test lint pytest system-packages dashboard docs bench lock clean
+.PHONY: build test lint system-packages dashboard docs report bench lock clean
 
 # The virtualenv, with the pinned lock installed and the project root put on its path (a .pth
 # file), so the dbt-duckdb plugin in python_udfs/ imports from any directory.
@@ -44,6 +44,16 @@ dashboard: $(STAMP)
 
 docs: $(STAMP)
 	$(DBT) docs generate
+
+## report: the evaluation runner's figures (golden agreement, per-model rates) from the build.
+report: $(STAMP)
+	test -f card_keeper.duckdb || $(DBT) build
+	$(PY) scripts/evaluation_report.py
+
+## bench: tone/lexicon SQL vs UDF, then the full-build benchmark with its targets.
+bench: $(STAMP)
+	$(PY) bench/udf_vs_sql.py
+	$(PY) bench/run.py
 
 ## lock: re-pin requirements.txt from requirements.in in a throwaway venv.
 lock:
