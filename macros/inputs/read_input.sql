@@ -32,7 +32,7 @@
         {%- endif -%}
         {%- set described = run_query('describe select * from ' ~ reader) -%}
         {%- set found = {} -%}
-        {%- for row in described.rows -%}
+        {%- for row in described.rows if row[0] != 'filename' -%}
             {%- do found.update({row[0]: row[1]}) -%}
         {%- endfor -%}
         {%- for column in spec.columns if column.required and column.name not in found -%}

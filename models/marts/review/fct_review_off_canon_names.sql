@@ -32,7 +32,7 @@ ranked as (
     select
         per_model.character_id,
         per_model.name,
-        sum(per_model.model_turns) as turns,
+        cast(sum(per_model.model_turns) as bigint) as turns,
         count(*) as models,
         list(
             per_model.model_id || ' ' || per_model.model_turns
