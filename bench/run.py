@@ -51,7 +51,7 @@ VERDICT_FIELDS = [
     "recall_target",
     "recall_source_turn",
 ]
-OK_STATUSES = {"success", "pass", "warn"}
+OK_STATUSES = {"success", "pass", "warn", "no-op"}
 LEXICON_MODEL = "models/intermediate/int_turns_matched_to_lexicon.sql"
 
 TARGETS = {

@@ -99,8 +99,17 @@ def copy_database(result: DbtResult, target: Path) -> Path:
 def copy_project(target: Path) -> Path:
     """A copy of the dbt project (no venv, build output or databases) to edit seeds in."""
     ignore = shutil.ignore_patterns(
-        ".venv", ".git", "target", "logs", "*.duckdb", "*.duckdb.wal", "uploads", "bench",
-        "__pycache__", "exports", "docs",
+        ".venv",
+        ".git",
+        "target",
+        "logs",
+        "*.duckdb",
+        "*.duckdb.wal",
+        "uploads",
+        "bench",
+        "__pycache__",
+        "exports",
+        "docs",
     )
     shutil.copytree(PROJECT_ROOT, target, ignore=ignore)
     return target

@@ -29,8 +29,12 @@ def damage_and_test(built, tmp_path, statement, test_name):
 def test_undamaged_mart_passes_both_checks(built, tmp_path):
     copy = copy_database(built, tmp_path / "intact.duckdb")
     result = run_dbt(
-        ["test", "--select", "assert_check_08_evidence_fields_exist",
-         "assert_check_09_evidence_values_verbatim"],
+        [
+            "test",
+            "--select",
+            "assert_check_08_evidence_fields_exist",
+            "assert_check_09_evidence_values_verbatim",
+        ],
         tmp_path / "run",
         fixture_inputs("seed_000"),
         database=copy,

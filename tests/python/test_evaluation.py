@@ -90,7 +90,9 @@ def test_an_accepted_llm_summary_replaces_the_default(tmp_path):
         encoding="utf-8",
     )
     result = run_dbt(
-        ["build"], tmp_path / "run", fixture_inputs("seed_000"),
+        ["build"],
+        tmp_path / "run",
+        fixture_inputs("seed_000"),
         extra_vars={"input_llm_summaries": str(candidates)},
     )
     rows = {
@@ -115,7 +117,9 @@ def test_analyst_labels_are_scored_and_a_missing_turn_errors(tmp_path):
         encoding="utf-8",
     )
     result = run_dbt(
-        ["build"], tmp_path / "ok", fixture_inputs("seed_000"),
+        ["build"],
+        tmp_path / "ok",
+        fixture_inputs("seed_000"),
         extra_vars={"input_golden_labels": str(labels)},
     )
     (summary,) = result.rows("select * from marts.fct_golden_agreement_summary")
@@ -128,8 +132,11 @@ def test_analyst_labels_are_scored_and_a_missing_turn_errors(tmp_path):
         "turn_id,expected_verdict,note\nT-999999,설정대로 말함,없는 회차\n", encoding="utf-8"
     )
     failed = run_dbt(
-        ["build"], tmp_path / "missing", fixture_inputs("seed_000"),
-        extra_vars={"input_golden_labels": str(labels)}, check=False,
+        ["build"],
+        tmp_path / "missing",
+        fixture_inputs("seed_000"),
+        extra_vars={"input_golden_labels": str(labels)},
+        check=False,
     )
     assert failed.returncode != 0
     assert "fct_golden_agreement_predicted_verdict" in failed.output
@@ -146,7 +153,10 @@ def test_history_survives_rebuilds_and_a_rule_change_adds_a_fingerprint(project_
 
     def build(*flags):
         return run_dbt(
-            ["build", *flags], tmp_path / "run", inputs, database=database,
+            ["build", *flags],
+            tmp_path / "run",
+            inputs,
+            database=database,
             project_dir=project_copy,
         )
 

@@ -70,13 +70,29 @@ def write_parquet(records, columns, path):
 
 COLUMNS = {
     "chat_turn": [
-        "turn_id", "session_id", "character_id", "model_id", "created_at", "prompt_id",
-        "user_message", "reply_text", "first_person", "named_entities", "honorific_level",
+        "turn_id",
+        "session_id",
+        "character_id",
+        "model_id",
+        "created_at",
+        "prompt_id",
+        "user_message",
+        "reply_text",
+        "first_person",
+        "named_entities",
+        "honorific_level",
         "user_asked_recall",
     ],
     "character_card": [
-        "character_id", "name", "persona", "honorific_rule", "first_person", "canon_entities",
-        "forbidden_topics", "entity_roles", "is_public",
+        "character_id",
+        "name",
+        "persona",
+        "honorific_rule",
+        "first_person",
+        "canon_entities",
+        "forbidden_topics",
+        "entity_roles",
+        "is_public",
     ],
     "topic_lexicon": ["term", "topic", "term_order"],
 }
@@ -179,7 +195,9 @@ def test_quarantine_names_file_and_raw_value(bad_rows):
 
 
 def test_good_rows_still_get_verdicts(bad_rows):
-    verdicts = {row["turn_id"] for row in bad_rows.rows("select turn_id from marts.fct_turn_verdicts")}
+    verdicts = {
+        row["turn_id"] for row in bad_rows.rows("select turn_id from marts.fct_turn_verdicts")
+    }
     assert verdicts == {"B-0001", "B-0009", "B-0010"}
 
 

@@ -13,11 +13,25 @@ SEED_000 = {
     "T-004468": ("설정대로 말함", "반말 · 나", "반말 · 나", [], None, None, None, None),
     "T-004471": ("말투 어긋남", "반말 · 나", "존댓말 · 저", [], None, None, None, None),
     "T-004519": (
-        "세계관 밖 고유명사", "반말 · 나", "반말 · 나", ["리안", "아카데미"], None, None, None, None,
+        "세계관 밖 고유명사",
+        "반말 · 나",
+        "반말 · 나",
+        ["리안", "아카데미"],
+        None,
+        None,
+        None,
+        None,
     ),
     "T-004530": ("금지 소재 접촉", "반말 · 나", "반말 · 나", [], "선거", "현실 정치", None, None),
     "T-004602": (
-        "앞 회차를 기억 못 함", "반말 · 나", "반말 · 나", [], None, None, "하늘", "T-004450",
+        "앞 회차를 기억 못 함",
+        "반말 · 나",
+        "반말 · 나",
+        [],
+        None,
+        None,
+        "하늘",
+        "T-004450",
     ),
     "T-004611": ("말투 어긋남", "존댓말 · 저", "반말 · 나", [], None, None, None, None),
     "T-004631": ("설정대로 말함", "존댓말 · 저", "존댓말 · 저", None, None, None, None, None),
@@ -59,7 +73,12 @@ def test_export_carries_the_seed_rows_with_typed_evidence(seed_build):
     exported = {row["turn_id"]: row for row in json.loads(Path(seed_build.export).read_text())}
     assert set(SEED_000) <= set(exported)
     recall = exported["T-004602"]["evidence"]
-    assert {"source": "chat_turn", "field": "user_asked_recall", "agg": None, "value": True} in recall
+    assert {
+        "source": "chat_turn",
+        "field": "user_asked_recall",
+        "agg": None,
+        "value": True,
+    } in recall
     assert {"source": "chat_turn", "field": "turn_id", "agg": None, "value": "T-004450"} in recall
     off_canon = exported["T-004519"]["evidence"]
     assert {"source": "character_card", "field": "canon_entities", "agg": "count", "value": 2} in (
@@ -68,7 +87,12 @@ def test_export_carries_the_seed_rows_with_typed_evidence(seed_build):
     assert exported["T-004530"]["evidence"][1:] == [
         {"source": "topic_lexicon", "field": "term", "agg": None, "value": "선거"},
         {"source": "topic_lexicon", "field": "topic", "agg": None, "value": "현실 정치"},
-        {"source": "character_card", "field": "forbidden_topics", "agg": None, "value": "현실 정치"},
+        {
+            "source": "character_card",
+            "field": "forbidden_topics",
+            "agg": None,
+            "value": "현실 정치",
+        },
     ]
 
 

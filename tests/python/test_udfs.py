@@ -49,7 +49,14 @@ def test_last_hangul_eojeol_strips_trailing_non_syllables():
 
 def test_split_sentences_uses_every_terminator():
     assert tone.split_sentences("하나. 둘? 셋! 넷．다섯？여섯！일곱…여덟") == [
-        "하나", "둘", "셋", "넷", "다섯", "여섯", "일곱", "여덟",
+        "하나",
+        "둘",
+        "셋",
+        "넷",
+        "다섯",
+        "여섯",
+        "일곱",
+        "여덟",
     ]
 
 
