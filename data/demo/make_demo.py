@@ -3711,7 +3711,9 @@ def readme(turns, meta, lex, labels, stats):
         "fine-tune) is colloquial (ㅋㅋ, noun endings like `함`), touches forbidden topics and forgets"
     )
     L.append(
-        "earlier turns. Sessions span ISO weeks {} of 2026.".format(", ".join(str(w) for w in stats["weeks"]))
+        "earlier turns. Sessions span ISO weeks {} of 2026.".format(
+            ", ".join(str(w) for w in stats["weeks"])
+        )
     )
     L.append("")
     L.append("| session | character | model(s) | first turn | turns | prompt set |")
@@ -3749,10 +3751,14 @@ def readme(turns, meta, lex, labels, stats):
         "rule, the substring lexicon match or a failed extraction would judge differently, the label"
     )
     L.append(
-        "keeps the human verdict so real disagreements show: rule-limit turns {};".format(", ".join(sorted(t for t in meta if set(meta[t]["tags"]) & RULE_LIMIT_TAGS)))
+        "keeps the human verdict so real disagreements show: rule-limit turns {};".format(
+            ", ".join(sorted(t for t in meta if set(meta[t]["tags"]) & RULE_LIMIT_TAGS))
+        )
     )
     L.append(
-        "English-only replies {} (label 말투 어긋남, tone not extracted);".format(", ".join(by_tag.get("english_only", [])))
+        "English-only replies {} (label 말투 어긋남, tone not extracted);".format(
+            ", ".join(by_tag.get("english_only", []))
+        )
     )
     L.append(
         "first_person null hiding 저 {}; named_entities null hiding NASA {}; 정당한 {}.".format(
