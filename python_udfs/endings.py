@@ -24,16 +24,31 @@ def _kiwi():
     return Kiwi()
 
 
+def final_endings(sentences: list[str | None]) -> list[dict[str, str | bool | None] | None]:
+    """For each sentence, the ending that closes it as Kiwi reads it: the last morpheme once
+    trailing symbols are dropped, if it is a final ending (EF) or a closing 요 that Kiwi tags
+    as a particle, connective or determiner (고양이요, 만나요~, 그럼요). Each result holds its
+    form, the surface text it covers and whether its speech level is honorific; None when the
+    sentence closes on anything else (a bare noun like 필요). Kiwi analyses the whole batch at
+    once, which is several times faster than one call per sentence."""
+    texts = [_TRAILING_NON_SYLLABLES.sub("", sentence or "") for sentence in sentences]
+    todo = [index for index, text in enumerate(texts) if text.strip()]
+    results: list[dict[str, str | bool | None] | None] = [None] * len(texts)
+    analysed = _kiwi().tokenize([texts[index] for index in todo]) if todo else []
+    for index, tokens in zip(todo, analysed, strict=True):
+        results[index] = _closing(texts[index], tokens)
+    return results
+
+
 def final_ending(sentence: str | None) -> dict[str, str | bool | None] | None:
-    """The ending that closes the sentence, as Kiwi reads it: the last morpheme once trailing
-    symbols are dropped, if it is a final ending (EF) or a closing 요 that Kiwi tags as a
-    particle, connective or determiner (고양이요, 만나요~, 그럼요). Returns its form, the surface
-    text it covers and whether its speech level is honorific; None when the sentence closes on
-    anything else (a bare noun like 필요)."""
-    text = _TRAILING_NON_SYLLABLES.sub("", sentence or "")
-    if not text.strip():
+    """final_endings() for one sentence."""
+    return final_endings([sentence])[0]
+
+
+def _closing(text: str, tokens) -> dict[str, str | bool | None] | None:
+    if not tokens:
         return None
-    last = _kiwi().tokenize(text)[-1]
+    last = tokens[-1]
     form = unicodedata.normalize("NFC", last.form)
     if not (last.tag == "EF" or (last.tag in ("JX", "EC", "MM") and form.endswith("요"))):
         return None

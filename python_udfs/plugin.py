@@ -74,10 +74,7 @@ FINAL_ENDING_TYPE = pa.struct(
 
 def final_ending_udf(sentences: pa.Array) -> pa.Array:
     """Vectorised ck_final_ending(sentence): Kiwi's last EF of each sentence."""
-    return pa.array(
-        [endings.final_ending(sentence) for sentence in sentences.to_pylist()],
-        type=FINAL_ENDING_TYPE,
-    )
+    return pa.array(endings.final_endings(sentences.to_pylist()), type=FINAL_ENDING_TYPE)
 
 
 def ensure_parent_dir_udf(path: str) -> str:

@@ -1,14 +1,26 @@
 {#
-    A predicate keeping a deterministic sample of about var('recheck_max_turns') turns, for
-    the checks whose independent re-derivation is a full scan (the lexicon check joins every
-    sampled turn with every term). Below that many turns every turn is kept.
+    A predicate keeping a deterministic sample of about `max_turns` turns (a SQL expression),
+    for checks whose independent re-derivation costs more than the model it checks: the
+    Python UDF re-derivations (tone, summaries) and the join of turns with every lexicon term.
+    With fewer turns than that, every turn is kept, so small builds are checked exhaustively.
 #}
-{% macro recheck_sample(turn_id_expression) -%}
+{% macro recheck_sample(turn_id_expression, max_turns=var('recheck_max_turns')) -%}
     hash({{ turn_id_expression }}) % greatest(
         1,
         ceil(
             (select count(*) from {{ ref('stg_chat_logs__turns') }})
-            / {{ var('recheck_max_turns') }}
+            / greatest(1, {{ max_turns }})
         )
     ) = 0
+{%- endmacro %}
+
+{#
+    The sample size for a re-derivation that joins turns with every lexicon term: as many
+    turns as keep turns × terms within var('recheck_max_comparisons').
+#}
+{% macro lexicon_recheck_turns() -%}
+    (
+        {{ var('recheck_max_comparisons') }}
+        / greatest(1, (select count(*) from {{ ref('stg_chat_logs__topic_terms') }}))
+    )
 {%- endmacro %}

@@ -1,6 +1,9 @@
 -- Seed 001's broken-sample golden set, run through the same validator as real candidates:
 -- every broken sample must be rejected for its own reason and every valid one accepted
--- (tested by assert_llm_summary_golden_set_outcomes). A table: the validation calls a UDF.
+-- (tested by assert_llm_summary_golden_set_outcomes). A sample applies only where its turn
+-- is in the build with the very reply it was written against (seed 000's turns, in the demo
+-- and the seed_000 fixture); elsewhere it is not_applicable. A table: the validation calls a
+-- UDF.
 {{ config(materialized='table') }}
 
 with candidates as (
@@ -10,8 +13,16 @@ with candidates as (
         verdict,
         summary,
         evidence,
+        reply_text,
         expected_outcome
     from {{ ref('llm_summary_golden_set') }}
+),
+
+turns as (
+    select
+        turn_id,
+        reply_text
+    from {{ ref('stg_chat_logs__turns') }}
 ),
 
 validated as (
@@ -23,10 +34,17 @@ compared as (
         validated.candidate_id as sample_id,
         validated.turn_id,
         candidates.expected_outcome,
-        coalesce(validated.rejection_reason, 'accepted') as actual_outcome
+        case
+            when turns.turn_id is null then 'not_applicable'
+            else coalesce(validated.rejection_reason, 'accepted')
+        end as actual_outcome
     from validated
     inner join candidates
         on validated.candidate_id = candidates.candidate_id
+    left join turns
+        on
+            candidates.turn_id = turns.turn_id
+            and candidates.reply_text = turns.reply_text
 )
 
 select * from compared

@@ -1,6 +1,7 @@
 -- Assert that the tone re-derived from reply_text by the Python UDF ck_tone equals the tone
 -- part of rule_observed (seed 000 check 3). The model derives tone in SQL, so a bug in either
--- implementation shows up here. honorific_level is never consulted.
+-- implementation shows up here. honorific_level is never consulted. Above
+-- var('recheck_max_turns') turns, a deterministic sample is re-derived.
 with verdicts as (
     select * from {{ ref('fct_turn_verdicts') }}
 ),
@@ -18,6 +19,7 @@ rederived as (
     from verdicts
     inner join turns
         on verdicts.turn_id = turns.turn_id
+    where {{ recheck_sample('verdicts.turn_id') }}
 )
 
 select

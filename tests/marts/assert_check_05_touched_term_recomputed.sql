@@ -2,14 +2,14 @@
 -- whose term is a substring of reply_text is a hit; the forbidden hit with the smallest
 -- term_order wins, else the smallest term_order with topic null (seed 000 check 5, SPEC §2).
 -- The model matches with an Aho-Corasick UDF; this joins turns with terms on contains(),
--- over a deterministic sample above var('recheck_max_turns') turns.
+-- over a deterministic sample when turns × terms exceed var('recheck_max_comparisons').
 with verdicts as (
     select * from {{ ref('fct_turn_verdicts') }}
 ),
 
 turns as (
     select * from {{ ref('stg_chat_logs__turns') }}
-    where {{ recheck_sample('turn_id') }}
+    where {{ recheck_sample('turn_id', lexicon_recheck_turns()) }}
 ),
 
 character_cards as (

@@ -1,6 +1,7 @@
 -- Assert that every summary is one line whose last sentence ends honorifically by the tone
 -- rule (seed 000 check 10), judged by the Python UDF with the same endings seed and
--- terminators, independently of the SQL that wrote the summaries.
+-- terminators, independently of the SQL that wrote the summaries (a deterministic sample above
+-- var('recheck_max_turns') turns).
 with verdicts as (
     select * from {{ ref('fct_turn_verdicts') }}
 )
@@ -10,5 +11,8 @@ select
     summary
 from verdicts
 where
-    not ck_last_sentence_is_honorific(summary, {{ tone_rule_arguments() }})
-    or contains(summary, chr(10))
+    {{ recheck_sample('turn_id') }}
+    and (
+        not ck_last_sentence_is_honorific(summary, {{ tone_rule_arguments() }})
+        or contains(summary, chr(10))
+    )
