@@ -5,12 +5,23 @@
     With fewer turns than that, every turn is kept, so small builds are checked exhaustively.
 #}
 {% macro recheck_sample(turn_id_expression, max_turns=var('recheck_max_turns')) -%}
-    hash({{ turn_id_expression }}) % greatest(
-        1,
-        ceil(
-            (select count(*) from {{ ref('stg_chat_logs__turns') }})
-            / greatest(1, {{ max_turns }})
-        )
+    {{ deterministic_sample(turn_id_expression, max_turns) }}
+{%- endmacro %}
+
+{#
+    Keep about `max_turns` of the clean turns, chosen by a hash of `key_expression` (the turn
+    id, possibly salted), the same ones on every build. The modulus is an integer: a hash
+    taken modulo a double loses precision and keeps the wrong share.
+#}
+{% macro deterministic_sample(key_expression, max_turns) -%}
+    hash({{ key_expression }}) % cast(
+        greatest(
+            1,
+            ceil(
+                (select count(*) from {{ ref('stg_chat_logs__turns') }})
+                / greatest(1, {{ max_turns }})
+            )
+        ) as ubigint
     ) = 0
 {%- endmacro %}
 

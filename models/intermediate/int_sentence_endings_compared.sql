@@ -9,13 +9,9 @@ with turns as (
         reply_text
     from {{ ref('stg_chat_logs__turns') }}
     where
-        hash(turn_id || '{{ var("review_sample_seed") }}') % greatest(
-            1,
-            ceil(
-                (select count(*) from {{ ref('stg_chat_logs__turns') }})
-                / {{ var('ending_review_max_turns') }}
-            )
-        ) = 0
+        {{ deterministic_sample(
+            "turn_id || '" ~ var('review_sample_seed') ~ "'", var('ending_review_max_turns')
+        ) }}
 ),
 
 honorific_endings as (
