@@ -14,8 +14,8 @@ summaries as (
     select * from {{ ref('int_turn_summaries') }}
 ),
 
-evidence as (
-    select * from {{ ref('fct_turn_evidence') }}
+turn_evidence as (
+    select * from {{ ref('int_turn_evidence') }}
 ),
 
 checks as (
@@ -50,12 +50,17 @@ rejected_llm_summaries as (
 evidence_lists as (
     select
         turn_id,
-        list(
-            { 'source': source, 'field': field, 'agg': agg, 'value': value_json }
-            order by ordinal
+        -- The export carries only the schema's fields; the cited keys stay in the marts.
+        list_transform(
+            citations,
+            lambda citation: {
+                'source': struct_extract(citation, 'source'),
+                'field': struct_extract(citation, 'field'),
+                'agg': struct_extract(citation, 'agg'),
+                'value': struct_extract(citation, 'value_json')
+            }
         ) as evidence
-    from evidence
-    group by turn_id
+    from turn_evidence
 ),
 
 skipped_lists as (
