@@ -9,6 +9,7 @@ for every lexicon row. It assumes clean input (no quarantine logic).
                              [--out results.parquet]
     python bench/baseline.py --chat-turn a.csv --character-card b.csv --topic-lexicon c.csv ...
 """
+
 from __future__ import annotations
 
 import argparse
@@ -17,7 +18,6 @@ import csv
 import json
 import os
 import re
-import sys
 import time
 import unicodedata
 
@@ -32,21 +32,47 @@ VERDICTS = [VERDICT_OK, VERDICT_TONE, VERDICT_OFF_CANON, VERDICT_FORBIDDEN, VERD
 
 SENTENCE_SPLIT = re.compile(r"[.?!．？！…]")
 SEP = " · "
-RESULT_FIELDS = ["turn_id", "verdict", "tone", "rule_expected", "rule_observed", "off_canon_entities",
-                 "touched_term", "touched_topic", "recall_target", "recall_source_turn"]
-DEFAULT_ENDINGS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                               "seeds", "honorific_endings.csv")
+RESULT_FIELDS = [
+    "turn_id",
+    "verdict",
+    "tone",
+    "rule_expected",
+    "rule_observed",
+    "off_canon_entities",
+    "touched_term",
+    "touched_topic",
+    "recall_target",
+    "recall_source_turn",
+]
+DEFAULT_ENDINGS = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "seeds", "honorific_endings.csv"
+)
 
 
 # --------------------------------------------------------------------------- reading
 JSON_TYPES = {  # SPEC §1 types, so DuckDB does not have to guess them from a sample
-    "turn_id": "VARCHAR", "session_id": "VARCHAR", "character_id": "VARCHAR", "model_id": "VARCHAR",
-    "created_at": "TIMESTAMP", "prompt_id": "VARCHAR", "user_message": "VARCHAR",
-    "reply_text": "VARCHAR", "first_person": "VARCHAR", "named_entities": "VARCHAR[]",
-    "honorific_level": "VARCHAR", "user_asked_recall": "BOOLEAN",
-    "name": "VARCHAR", "persona": "VARCHAR", "honorific_rule": "VARCHAR", "canon_entities": "VARCHAR[]",
-    "forbidden_topics": "VARCHAR[]", "entity_roles": "STRUCT(role VARCHAR, entity VARCHAR)[]",
-    "is_public": "BOOLEAN", "term": "VARCHAR", "topic": "VARCHAR", "term_order": "BIGINT",
+    "turn_id": "VARCHAR",
+    "session_id": "VARCHAR",
+    "character_id": "VARCHAR",
+    "model_id": "VARCHAR",
+    "created_at": "TIMESTAMP",
+    "prompt_id": "VARCHAR",
+    "user_message": "VARCHAR",
+    "reply_text": "VARCHAR",
+    "first_person": "VARCHAR",
+    "named_entities": "VARCHAR[]",
+    "honorific_level": "VARCHAR",
+    "user_asked_recall": "BOOLEAN",
+    "name": "VARCHAR",
+    "persona": "VARCHAR",
+    "honorific_rule": "VARCHAR",
+    "canon_entities": "VARCHAR[]",
+    "forbidden_topics": "VARCHAR[]",
+    "entity_roles": "STRUCT(role VARCHAR, entity VARCHAR)[]",
+    "is_public": "BOOLEAN",
+    "term": "VARCHAR",
+    "topic": "VARCHAR",
+    "term_order": "BIGINT",
 }
 
 
@@ -66,11 +92,13 @@ def _source(path: str, columns: list[str]) -> str:
 
 def _read(path: str, columns: list[str], casts: dict[str, str] | None = None) -> list[dict]:
     casts = casts or {}
-    sel = ", ".join(f'CAST("{c}" AS {casts[c]}) AS "{c}"' if c in casts else f'"{c}"' for c in columns)
+    sel = ", ".join(
+        f'CAST("{c}" AS {casts[c]}) AS "{c}"' if c in casts else f'"{c}"' for c in columns
+    )
     con = duckdb.connect()
     try:
         cur = con.execute(f"SELECT {sel} FROM {_source(path, columns)}")
-        return [dict(zip(columns, row)) for row in cur.fetchall()]
+        return [dict(zip(columns, row, strict=True)) for row in cur.fetchall()]
     finally:
         con.close()
 
@@ -97,33 +125,55 @@ def _bool(v):
 
 
 def load_chat_turns(path: str) -> list[dict]:
-    cols = ["turn_id", "session_id", "character_id", "model_id", "created_at", "prompt_id",
-            "user_message", "reply_text", "first_person", "named_entities", "honorific_level",
-            "user_asked_recall"]
+    cols = [
+        "turn_id",
+        "session_id",
+        "character_id",
+        "model_id",
+        "created_at",
+        "prompt_id",
+        "user_message",
+        "reply_text",
+        "first_person",
+        "named_entities",
+        "honorific_level",
+        "user_asked_recall",
+    ]
     rows = _read(path, cols, {"created_at": "TIMESTAMP"})
     out = []
     for r in rows:
         ne = _list(r["named_entities"])
-        out.append({
-            "turn_id": _text(r["turn_id"]),
-            "session_id": _text(r["session_id"]),
-            "character_id": _text(r["character_id"]),
-            "model_id": _text(r["model_id"]),
-            "created_at": r["created_at"],
-            "prompt_id": _text(r["prompt_id"]),
-            "user_message": _text(r["user_message"]),
-            "reply_text": _text(r["reply_text"]) if r["reply_text"] is not None else "",
-            "first_person": _text(r["first_person"]),
-            "named_entities": None if ne is None else [_text(x) for x in ne],
-            "honorific_level": _text(r["honorific_level"]),
-            "user_asked_recall": bool(_bool(r["user_asked_recall"])),
-        })
+        out.append(
+            {
+                "turn_id": _text(r["turn_id"]),
+                "session_id": _text(r["session_id"]),
+                "character_id": _text(r["character_id"]),
+                "model_id": _text(r["model_id"]),
+                "created_at": r["created_at"],
+                "prompt_id": _text(r["prompt_id"]),
+                "user_message": _text(r["user_message"]),
+                "reply_text": _text(r["reply_text"]) if r["reply_text"] is not None else "",
+                "first_person": _text(r["first_person"]),
+                "named_entities": None if ne is None else [_text(x) for x in ne],
+                "honorific_level": _text(r["honorific_level"]),
+                "user_asked_recall": bool(_bool(r["user_asked_recall"])),
+            }
+        )
     return out
 
 
 def load_cards(path: str) -> dict[str, dict]:
-    cols = ["character_id", "name", "persona", "honorific_rule", "first_person", "canon_entities",
-            "forbidden_topics", "entity_roles", "is_public"]
+    cols = [
+        "character_id",
+        "name",
+        "persona",
+        "honorific_rule",
+        "first_person",
+        "canon_entities",
+        "forbidden_topics",
+        "entity_roles",
+        "is_public",
+    ]
     cards = {}
     for r in _read(path, cols):
         roles = _list(r["entity_roles"]) or []
@@ -134,15 +184,19 @@ def load_cards(path: str) -> dict[str, dict]:
             "first_person": _text(r["first_person"]),
             "canon_entities": [_text(x) for x in (_list(r["canon_entities"]) or [])],
             "forbidden_topics": [_text(x) for x in (_list(r["forbidden_topics"]) or [])],
-            "entity_roles": [{"role": _text(e["role"]), "entity": _text(e["entity"])} for e in roles],
+            "entity_roles": [
+                {"role": _text(e["role"]), "entity": _text(e["entity"])} for e in roles
+            ],
         }
     return cards
 
 
 def load_lexicon(path: str) -> list[dict]:
     rows = _read(path, ["term", "topic", "term_order"], {"term_order": "BIGINT"})
-    lex = [{"term": _text(r["term"]), "topic": _text(r["topic"]), "term_order": int(r["term_order"])}
-           for r in rows]
+    lex = [
+        {"term": _text(r["term"]), "topic": _text(r["topic"]), "term_order": int(r["term_order"])}
+        for r in rows
+    ]
     lex.sort(key=lambda r: r["term_order"])
     return lex
 
@@ -150,8 +204,10 @@ def load_lexicon(path: str) -> list[dict]:
 def load_endings(path: str) -> list[tuple[str, bool]]:
     """(ending, is_honorific), longest first."""
     with open(path, encoding="utf-8", newline="") as f:
-        rows = [(_text(r["ending"]), str(r["is_honorific"]).strip().lower() == "true")
-                for r in csv.DictReader(f)]
+        rows = [
+            (_text(r["ending"]), str(r["is_honorific"]).strip().lower() == "true")
+            for r in csv.DictReader(f)
+        ]
     rows = [r for r in rows if r[0]]
     rows.sort(key=lambda r: -len(r[0]))
     return rows
@@ -183,7 +239,7 @@ def extract_tone(reply: str, endings: list[tuple[str, bool]]):
         any_hangul = True
         while last and not _is_syllable(last[-1]):
             last = last[:-1]
-        for ending, is_hon in endings:        # longest first: the first match is the longest
+        for ending, is_hon in endings:  # longest first: the first match is the longest
             if last.endswith(ending):
                 if is_hon:
                     honorific = True
@@ -204,8 +260,10 @@ def judge_turn(turn, card, lexicon, endings, earlier_turns):
     rule_expected = _join(card["honorific_rule"], card["first_person"])
     rule_observed = _join(tone, turn["first_person"])
     tone_mismatch = (tone is not None and tone != card["honorific_rule"]) or (
-        turn["first_person"] is not None and card["first_person"] is not None
-        and turn["first_person"] != card["first_person"])
+        turn["first_person"] is not None
+        and card["first_person"] is not None
+        and turn["first_person"] != card["first_person"]
+    )
 
     # off-canon names
     if turn["named_entities"] is None:
@@ -238,7 +296,7 @@ def judge_turn(turn, card, lexicon, endings, earlier_turns):
                 asked = er["entity"]
                 break
         if asked is not None and asked not in reply:
-            for prev in earlier_turns:        # already in (created_at, turn_id) order
+            for prev in earlier_turns:  # already in (created_at, turn_id) order
                 if prev["named_entities"] is not None and asked in prev["named_entities"]:
                     recall_target, recall_source = asked, prev["turn_id"]
                     break
@@ -254,10 +312,16 @@ def judge_turn(turn, card, lexicon, endings, earlier_turns):
     else:
         verdict = VERDICT_OK
     return {
-        "turn_id": turn["turn_id"], "verdict": verdict, "tone": tone,
-        "rule_expected": rule_expected, "rule_observed": rule_observed,
-        "off_canon_entities": off_canon, "touched_term": touched_term, "touched_topic": touched_topic,
-        "recall_target": recall_target, "recall_source_turn": recall_source,
+        "turn_id": turn["turn_id"],
+        "verdict": verdict,
+        "tone": tone,
+        "rule_expected": rule_expected,
+        "rule_observed": rule_observed,
+        "off_canon_entities": off_canon,
+        "touched_term": touched_term,
+        "touched_topic": touched_topic,
+        "recall_target": recall_target,
+        "recall_source_turn": recall_source,
     }
 
 
@@ -274,12 +338,14 @@ def judge(turns, cards, lexicon, endings) -> list[dict]:
     results = []
     for t in turns:
         session = sessions[t["session_id"]]
-        earlier = session[:position[t["turn_id"]]]
+        earlier = session[: position[t["turn_id"]]]
         results.append(judge_turn(t, cards[t["character_id"]], lexicon, endings, earlier))
     return results
 
 
-def run(chat_turn_path, character_card_path, topic_lexicon_path, endings_csv=DEFAULT_ENDINGS) -> list[dict]:
+def run(
+    chat_turn_path, character_card_path, topic_lexicon_path, endings_csv=DEFAULT_ENDINGS
+) -> list[dict]:
     turns = load_chat_turns(chat_turn_path)
     cards = load_cards(character_card_path)
     lexicon = load_lexicon(topic_lexicon_path)
@@ -290,15 +356,24 @@ def run(chat_turn_path, character_card_path, topic_lexicon_path, endings_csv=DEF
 def write_parquet(results: list[dict], path: str) -> None:
     import pyarrow as pa
     import pyarrow.parquet as pq
-    schema = pa.schema([(f, pa.list_(pa.string()) if f == "off_canon_entities" else pa.string())
-                        for f in RESULT_FIELDS])
+
+    schema = pa.schema(
+        [
+            (f, pa.list_(pa.string()) if f == "off_canon_entities" else pa.string())
+            for f in RESULT_FIELDS
+        ]
+    )
     table = pa.Table.from_pylist(results, schema=schema)
     pq.write_table(table, path)
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--input-dir", help="directory with chat_turn/character_card/topic_lexicon.<format>")
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument(
+        "--input-dir", help="directory with chat_turn/character_card/topic_lexicon.<format>"
+    )
     ap.add_argument("--format", default="jsonl", choices=["jsonl", "csv", "parquet"])
     ap.add_argument("--chat-turn")
     ap.add_argument("--character-card")
@@ -324,8 +399,10 @@ def main(argv=None):
     t2 = time.perf_counter()
     n = len(results)
     print(f"turns: {n}  lexicon rows: {len(lexicon)}  cards: {len(cards)}")
-    print(f"load: {t1 - t0:.2f}s  judge: {t2 - t1:.2f}s  -> {n / max(t2 - t1, 1e-9):,.0f} turns/s "
-          f"(incl. load {n / max(t2 - t0, 1e-9):,.0f} turns/s)")
+    print(
+        f"load: {t1 - t0:.2f}s  judge: {t2 - t1:.2f}s  -> {n / max(t2 - t1, 1e-9):,.0f} turns/s "
+        f"(incl. load {n / max(t2 - t0, 1e-9):,.0f} turns/s)"
+    )
     counts = collections.Counter(r["verdict"] for r in results)
     for v in VERDICTS:
         print(f"  {v}\t{counts[v]}\t{100.0 * counts[v] / max(n, 1):.1f}%")

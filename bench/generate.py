@@ -19,6 +19,7 @@ Shape of the data (what a real log of the product looks like):
   a trailing parenthetical, English-only and empty replies, null first_person / named_entities /
   honorific_level / user_message / user_asked_recall.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -31,7 +32,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import fragments as F  # noqa: E402
+import fragments as F
 
 MODELS = ["claude-sonnet", "gpt-4o-mini", "whif-solar-ft"]
 # per model: P(reply keeps the card's register), P(a name is drawn from outside the canon)
@@ -41,11 +42,31 @@ REG_WORD = ["반말", "존댓말"]
 ROLE_TYPE = pa.struct([("role", pa.string()), ("entity", pa.string())])
 BASE_TIME = np.datetime64("2025-03-01T00:00:00", "s")
 
-CHAT_TURN_COLUMNS = ["turn_id", "session_id", "character_id", "model_id", "created_at", "prompt_id",
-                     "user_message", "reply_text", "first_person", "named_entities", "honorific_level",
-                     "user_asked_recall"]
-CARD_COLUMNS = ["character_id", "name", "persona", "honorific_rule", "first_person", "canon_entities",
-                "forbidden_topics", "entity_roles", "is_public"]
+CHAT_TURN_COLUMNS = [
+    "turn_id",
+    "session_id",
+    "character_id",
+    "model_id",
+    "created_at",
+    "prompt_id",
+    "user_message",
+    "reply_text",
+    "first_person",
+    "named_entities",
+    "honorific_level",
+    "user_asked_recall",
+]
+CARD_COLUMNS = [
+    "character_id",
+    "name",
+    "persona",
+    "honorific_rule",
+    "first_person",
+    "canon_entities",
+    "forbidden_topics",
+    "entity_roles",
+    "is_public",
+]
 LEXICON_COLUMNS = ["term", "topic", "term_order"]
 
 
@@ -89,7 +110,9 @@ class SentencePool:
 
     def draw(self, rng, reg: np.ndarray) -> np.ndarray:
         n = len(reg)
-        return np.where(reg == 0, rng.integers(0, self.nb, n), self.nb + rng.integers(0, self.nj, n))
+        return np.where(
+            reg == 0, rng.integers(0, self.nb, n), self.nb + rng.integers(0, self.nj, n)
+        )
 
 
 PUNCT = pa.array([p for p, _ in F.S_PUNCT] + [p for p, _ in F.Q_PUNCT])
@@ -131,7 +154,7 @@ NAME_VARIANTS = 12  # 6 predicates x 2 completions, per register
 def _name_pools():
     """text[n*12+k] for 반말 (first block) and 존댓말 (second block); q flags alongside."""
     tb, qb, tj, qj = [], [], [], []
-    for name, place in zip(NAMES, IS_PLACE):
+    for name, place in zip(NAMES, IS_PLACE, strict=True):
         preds = F.PLACE_PREDS if place else F.PERSON_PREDS
         head = name if place else name + ("이 " if _has_batchim(name) else "가 ")
         for stem, cb, cj in preds:
@@ -150,7 +173,7 @@ def _term_frames():
     before, after, q = [], [], []
     for reg in (0, 1):
         for b, a, cb, cj in F.TERM_FRAMES:
-            for c in (cb if reg == 0 else cj):
+            for c in cb if reg == 0 else cj:
                 t, isq = _split_comp(c)
                 before.append(b)
                 after.append(a + t)
@@ -177,8 +200,8 @@ def build_cards(rng, k: int):
     rows = {c: [] for c in CARD_COLUMNS}
     canon_mat = np.zeros((k, 10), dtype=np.int64)
     canon_n = np.zeros(k, dtype=np.int64)
-    role_mat = np.zeros((k, 4), dtype=np.int64)      # index into ROLE_STRS
-    role_ent = np.zeros((k, 4), dtype=np.int64)      # index into NAMES
+    role_mat = np.zeros((k, 4), dtype=np.int64)  # index into ROLE_STRS
+    role_ent = np.zeros((k, 4), dtype=np.int64)  # index into NAMES
     role_n = np.zeros(k, dtype=np.int64)
     forb_mat = np.zeros((k, 3), dtype=np.int64)
     forb_n = np.zeros(k, dtype=np.int64)
@@ -193,7 +216,9 @@ def build_cards(rng, k: int):
         persons = list(rng.choice(n_person, size=int(rng.integers(2, 7)), replace=False))
         places = list(n_person + rng.choice(n_place, size=int(rng.integers(2, 5)), replace=False))
         forb = sorted(rng.choice(len(topics), size=int(rng.integers(1, 4)), replace=False).tolist())
-        if i == 0:   # the seed's CHR-0001: 무뚝뚝한 반말 교관, canon 검술원/하늘, 동생 -> 하늘, no 현실 정치
+        if (
+            i == 0
+        ):  # the seed's CHR-0001: 무뚝뚝한 반말 교관, canon 검술원/하늘, 동생 -> 하늘, no 현실 정치
             r, adj, job = 0, "무뚝뚝한", "교관"
             sky, school = NAMES.index("하늘"), NAMES.index("검술원")
             persons = [sky] + [p for p in persons if p != sky]
@@ -215,11 +240,13 @@ def build_cards(rng, k: int):
         prole = list(rng.choice(len(F.ROLES_PERSON), size=len(F.ROLES_PERSON), replace=False))
         plrole = list(rng.choice(len(F.ROLES_PLACE), size=len(F.ROLES_PLACE), replace=False))
         roles = []
-        for j in range(nr):
+        for _ in range(nr):
             if (rng.random() < 0.75 or not plrole) and prole:
                 roles.append((prole.pop(0), persons[int(rng.integers(len(persons)))]))
             else:
-                roles.append((len(F.ROLES_PERSON) + plrole.pop(0), places[int(rng.integers(len(places)))]))
+                roles.append(
+                    (len(F.ROLES_PERSON) + plrole.pop(0), places[int(rng.integers(len(places)))])
+                )
         if i == 0:
             roles[0] = (F.ROLES_PERSON.index("동생"), NAMES.index("하늘"))
             roles = [roles[0]] + [x for x in roles[1:] if x[0] != roles[0][0]]
@@ -237,29 +264,40 @@ def build_cards(rng, k: int):
         rows["forbidden_topics"].append([topics[t] for t in forb])
         rows["entity_roles"].append([{"role": role_strs[a], "entity": NAMES[b]} for a, b in roles])
         rows["is_public"].append(bool(i == 0 or rng.random() < 0.3))
-        canon_mat[i, :len(canon)] = canon
+        canon_mat[i, : len(canon)] = canon
         canon_n[i] = len(canon)
-        role_mat[i, :len(roles)] = [a for a, _ in roles]
-        role_ent[i, :len(roles)] = [b for _, b in roles]
+        role_mat[i, : len(roles)] = [a for a, _ in roles]
+        role_ent[i, : len(roles)] = [b for _, b in roles]
         role_n[i] = len(roles)
-        forb_mat[i, :len(forb)] = forb
+        forb_mat[i, : len(forb)] = forb
         forb_n[i] = len(forb)
         reg[i] = r
         fp.append(first)
-    table = pa.table({
-        "character_id": pa.array(rows["character_id"]),
-        "name": pa.array(rows["name"]),
-        "persona": pa.array(rows["persona"]),
-        "honorific_rule": pa.array(rows["honorific_rule"]),
-        "first_person": pa.array(rows["first_person"]),
-        "canon_entities": pa.array(rows["canon_entities"], type=pa.list_(pa.string())),
-        "forbidden_topics": pa.array(rows["forbidden_topics"], type=pa.list_(pa.string())),
-        "entity_roles": pa.array(rows["entity_roles"], type=pa.list_(ROLE_TYPE)),
-        "is_public": pa.array(rows["is_public"], type=pa.bool_()),
-    })
-    meta = dict(canon_mat=canon_mat, canon_n=canon_n, role_mat=role_mat, role_ent=role_ent,
-                role_n=role_n, forb_mat=forb_mat, forb_n=forb_n, reg=reg, fp=fp,
-                role_strs=role_strs)
+    table = pa.table(
+        {
+            "character_id": pa.array(rows["character_id"]),
+            "name": pa.array(rows["name"]),
+            "persona": pa.array(rows["persona"]),
+            "honorific_rule": pa.array(rows["honorific_rule"]),
+            "first_person": pa.array(rows["first_person"]),
+            "canon_entities": pa.array(rows["canon_entities"], type=pa.list_(pa.string())),
+            "forbidden_topics": pa.array(rows["forbidden_topics"], type=pa.list_(pa.string())),
+            "entity_roles": pa.array(rows["entity_roles"], type=pa.list_(ROLE_TYPE)),
+            "is_public": pa.array(rows["is_public"], type=pa.bool_()),
+        }
+    )
+    meta = dict(
+        canon_mat=canon_mat,
+        canon_n=canon_n,
+        role_mat=role_mat,
+        role_ent=role_ent,
+        role_n=role_n,
+        forb_mat=forb_mat,
+        forb_n=forb_n,
+        reg=reg,
+        fp=fp,
+        role_strs=role_strs,
+    )
     return table, meta
 
 
@@ -268,7 +306,7 @@ def build_lexicon(rng, m: int):
     topics = list(F.TOPICS)
     blocked = _reply_text_blocks()
     seen_terms = {}
-    rows = []           # (term, topic_id, weight)
+    rows = []  # (term, topic_id, weight)
 
     def add(term, t, w):
         if term in blocked:
@@ -296,13 +334,13 @@ def build_lexicon(rng, m: int):
     syl = F.COIN_SYLLABLES
     a = rng.integers(0, len(syl), (need, 2))
     b = rng.integers(0, len(base), need)
-    for (x, y), bi in zip(a, b):
+    for (x, y), bi in zip(a, b, strict=True):
         extra.append((syl[x] + syl[y] + base[bi][0].replace(" ", ""), base[bi][1], 1.0))
     for i in rng.permutation(len(extra)):
         if len(rows) >= m:
             break
         add(*extra[i])
-    while len(rows) < m:   # large M: three-syllable coinages until the lexicon is full
+    while len(rows) < m:  # large M: three-syllable coinages until the lexicon is full
         x = rng.integers(0, len(syl), 3)
         bi = int(rng.integers(len(base)))
         add(syl[x[0]] + syl[x[1]] + syl[x[2]] + base[bi][0].replace(" ", ""), base[bi][1], 1.0)
@@ -310,7 +348,11 @@ def build_lexicon(rng, m: int):
     rows = rows[:m]
     n_dup = 0 if m < 40 else max(1, m // 100)
     for _ in range(n_dup):
-        src = int(rng.integers(n_base, len(rows))) if len(rows) > n_base else int(rng.integers(len(rows)))
+        src = (
+            int(rng.integers(n_base, len(rows)))
+            if len(rows) > n_base
+            else int(rng.integers(len(rows)))
+        )
         term, t, w = rows[src]
         t2 = int((t + 1 + rng.integers(len(topics) - 1)) % len(topics))
         if (term, t2) in seen_terms:
@@ -319,14 +361,19 @@ def build_lexicon(rng, m: int):
         pos = int(rng.integers(src + 1, len(rows) + 1))
         rows.insert(pos, (term, t2, w))
     rows = rows[:m]
-    table = pa.table({
-        "term": pa.array([r[0] for r in rows]),
-        "topic": pa.array([topics[r[1]] for r in rows]),
-        "term_order": pa.array(np.arange(1, len(rows) + 1), type=pa.int64()),
-    })
-    meta = dict(term=table.column("term").combine_chunks(),
-                topic_id=np.array([r[1] for r in rows], dtype=np.int64),
-                weight=np.array([r[2] for r in rows], dtype=np.float64), n_topics=len(topics))
+    table = pa.table(
+        {
+            "term": pa.array([r[0] for r in rows]),
+            "topic": pa.array([topics[r[1]] for r in rows]),
+            "term_order": pa.array(np.arange(1, len(rows) + 1), type=pa.int64()),
+        }
+    )
+    meta = dict(
+        term=table.column("term").combine_chunks(),
+        topic_id=np.array([r[1] for r in rows], dtype=np.int64),
+        weight=np.array([r[2] for r in rows], dtype=np.float64),
+        n_topics=len(topics),
+    )
     return table, meta
 
 
@@ -364,7 +411,7 @@ def build_turns(rng, n: int, cards, lex):
     s_tri = np.repeat(np.arange(n_tri), 3)
     s_model = np.tile(np.arange(3), n_tri)
     s_len = tri_len[s_tri].copy()
-    cut = (rng.random(n_sess) < 0.04) & tri_shared[s_tri]            # a model that stopped early
+    cut = (rng.random(n_sess) < 0.04) & tri_shared[s_tri]  # a model that stopped early
     s_len[cut] = np.maximum(3, s_len[cut] - rng.integers(1, 8, cut.sum()))
     s_char = np.where(tri_shared[s_tri], tri_char[s_tri], _weighted(rng, n_sess, pop))
     s_start = tri_start[s_tri] + rng.integers(0, 1800, n_sess)
@@ -398,18 +445,30 @@ def build_turns(rng, n: int, cards, lex):
     recall_u = k_recall_u[key]
     asked = recall_u < 0.05
     recall_null = (recall_u >= 0.05) & (recall_u < 0.13)
-    role_slot = np.minimum((k_role_u[key] * cards["role_n"][char]).astype(np.int64), cards["role_n"][char] - 1)
+    role_slot = np.minimum(
+        (k_role_u[key] * cards["role_n"][char]).astype(np.int64), cards["role_n"][char] - 1
+    )
     role_id = cards["role_mat"][char, role_slot]
     role_entity = cards["role_ent"][char, role_slot]
     has_role = asked & k_has_role[key]
     role_strs = pa.array(cards["role_strs"])
     tmpl_pre = pa.array([a for a, _ in F.RECALL_TEMPLATES])
     tmpl_post = pa.array([b for _, b in F.RECALL_TEMPLATES])
-    recall_msg = pc.binary_join_element_wise(_take(tmpl_pre, k_tmpl[key]), _take(role_strs, role_id),
-                                             _take(tmpl_post, k_tmpl[key]), pa.scalar(""))
-    user_message = pc.if_else(pa.array(has_role), recall_msg,
-                              pc.if_else(pa.array(asked), _take(pa.array(F.RECALL_NO_ROLE), k_norole[key]),
-                                         _take(pa.array(F.USER_LINES), k_line[key])))
+    recall_msg = pc.binary_join_element_wise(
+        _take(tmpl_pre, k_tmpl[key]),
+        _take(role_strs, role_id),
+        _take(tmpl_post, k_tmpl[key]),
+        pa.scalar(""),
+    )
+    user_message = pc.if_else(
+        pa.array(has_role),
+        recall_msg,
+        pc.if_else(
+            pa.array(asked),
+            _take(pa.array(F.RECALL_NO_ROLE), k_norole[key]),
+            _take(pa.array(F.USER_LINES), k_line[key]),
+        ),
+    )
     user_message = _null_where(user_message, k_msg_null[key])
     has_role &= ~k_msg_null[key]
     user_asked_recall = _null_where(pa.array(asked), recall_null)
@@ -420,7 +479,7 @@ def build_turns(rng, n: int, cards, lex):
     reg = np.where(keep, card_reg, 1 - card_reg)
     fp_pool = ["나", "저", "이 몸", "본좌", "소인"]
     card_fp = np.array([fp_pool.index(x) for x in cards["fp"]])[char]
-    fp_idx = np.where(keep, card_fp, reg)                       # 0 = 나, 1 = 저
+    fp_idx = np.where(keep, card_fp, reg)  # 0 = 나, 1 = 저
     slip = rng.random(n) < 0.03
     fp_idx = np.where(slip, 1 - reg, fp_idx)
     fp_null = rng.random(n) < 0.05
@@ -433,7 +492,9 @@ def build_turns(rng, n: int, cards, lex):
     role_n = cards["role_n"][char]
 
     def draw_name(p_off):
-        canon = cards["canon_mat"][char, np.minimum((rng.random(n) * canon_n).astype(np.int64), canon_n - 1)]
+        canon = cards["canon_mat"][
+            char, np.minimum((rng.random(n) * canon_n).astype(np.int64), canon_n - 1)
+        ]
         # characters talk about the people in their entity_roles more than about the rest
         rslot = np.minimum((rng.random(n) * role_n).astype(np.int64), role_n - 1)
         canon = np.where(rng.random(n) < 0.3, cards["role_ent"][char, rslot], canon)
@@ -459,8 +520,14 @@ def build_turns(rng, n: int, cards, lex):
 
     def name_sentence(names, present):
         r = slot_reg()
-        idx = names * NAME_VARIANTS + rng.integers(0, NAME_VARIANTS, n) + np.where(r == 1, nb_names, 0)
-        s = pc.binary_join_element_wise(_take(name_text, idx), _punct(rng, name_q[idx]), pa.scalar(""))
+        idx = (
+            names * NAME_VARIANTS
+            + rng.integers(0, NAME_VARIANTS, n)
+            + np.where(r == 1, nb_names, 0)
+        )
+        s = pc.binary_join_element_wise(
+            _take(name_text, idx), _punct(rng, name_q[idx]), pa.scalar("")
+        )
         return _null_where(s, ~present)
 
     ns1 = name_sentence(name1, has1)
@@ -472,13 +539,18 @@ def build_turns(rng, n: int, cards, lex):
     p2 = _sentence(rng, plain, slot_reg(), rng.random(n) < 0.6)
     p3 = _sentence(rng, plain, slot_reg(), rng.random(n) < 0.25)
     quote = rng.random(n) < 0.03
-    p2 = pc.if_else(pa.array(quote), pc.binary_join_element_wise(pa.scalar('"'), p2, pa.scalar('"'),
-                                                                 pa.scalar("")), p2)
+    p2 = pc.if_else(
+        pa.array(quote),
+        pc.binary_join_element_wise(pa.scalar('"'), p2, pa.scalar('"'), pa.scalar("")),
+        p2,
+    )
 
     # ---- lexicon terms
     has_term = rng.random(n) < 0.09
     forced = rng.random(n) < 0.3
-    fslot = np.minimum((rng.random(n) * cards["forb_n"][char]).astype(np.int64), cards["forb_n"][char] - 1)
+    fslot = np.minimum(
+        (rng.random(n) * cards["forb_n"][char]).astype(np.int64), cards["forb_n"][char] - 1
+    )
     forced_topic = np.where(forced, cards["forb_mat"][char, fslot], -1)
     fb, fa, fq, fnb, fnj = _term_frames()
 
@@ -486,8 +558,13 @@ def build_turns(rng, n: int, cards, lex):
         rows = _draw_terms(rng, lex, n, forced_topic)
         r = slot_reg()
         fi = np.where(r == 0, rng.integers(0, fnb, n), fnb + rng.integers(0, fnj, n))
-        s = pc.binary_join_element_wise(_take(fb, fi), _take(lex["term"], rows), _take(fa, fi),
-                                        _punct(rng, fq[fi]), pa.scalar(""))
+        s = pc.binary_join_element_wise(
+            _take(fb, fi),
+            _take(lex["term"], rows),
+            _take(fa, fi),
+            _punct(rng, fq[fi]),
+            pa.scalar(""),
+        )
         return _null_where(s, ~present)
 
     ts1 = term_sentence(has_term, forced_topic)
@@ -496,21 +573,34 @@ def build_turns(rng, n: int, cards, lex):
     # ---- forgetful recall sentence: "동생? 글쎄, ..."
     fg_pool = pa.array(F.FORGET_B + F.FORGET_J)
     fr = slot_reg()
-    fgi = np.where(fr == 0, rng.integers(0, len(F.FORGET_B), n), len(F.FORGET_B) + rng.integers(0, len(F.FORGET_J), n))
-    fg = pc.binary_join_element_wise(_take(role_strs, role_id), pa.scalar("? "), _take(fg_pool, fgi),
-                                     _punct(rng, np.zeros(n, dtype=bool)), pa.scalar(""))
+    fgi = np.where(
+        fr == 0,
+        rng.integers(0, len(F.FORGET_B), n),
+        len(F.FORGET_B) + rng.integers(0, len(F.FORGET_J), n),
+    )
+    fg = pc.binary_join_element_wise(
+        _take(role_strs, role_id),
+        pa.scalar("? "),
+        _take(fg_pool, fgi),
+        _punct(rng, np.zeros(n, dtype=bool)),
+        pa.scalar(""),
+    )
     fg = _null_where(fg, ~forget)
 
     ns1_a = _null_where(ns1, ~name1_first)
     ns1_c = _null_where(ns1, name1_first)
-    reply = pc.binary_join_element_wise(fg, ns1_a, p1, ns1_c, ts2, p2, ts1, ns2, p3, pa.scalar(" "),
-                                        null_handling="skip")
+    reply = pc.binary_join_element_wise(
+        fg, ns1_a, p1, ns1_c, ts2, p2, ts1, ns2, p3, pa.scalar(" "), null_handling="skip"
+    )
     # English-only and empty replies
     special = rng.random(n)
     english = special < 0.01
     empty = (special >= 0.01) & (special < 0.014)
-    reply = pc.if_else(pa.array(english), _take(pa.array(F.ENGLISH_REPLIES),
-                                                rng.integers(0, len(F.ENGLISH_REPLIES), n)), reply)
+    reply = pc.if_else(
+        pa.array(english),
+        _take(pa.array(F.ENGLISH_REPLIES), rng.integers(0, len(F.ENGLISH_REPLIES), n)),
+        reply,
+    )
     reply = pc.if_else(pa.array(empty), pa.scalar(""), reply)
     has1 &= ~(english | empty)
     has2 &= ~(english | empty)
@@ -522,8 +612,9 @@ def build_turns(rng, n: int, cards, lex):
     pair = np.stack([name1, name2], axis=1)
     values = pair[np.stack([has1, has2], axis=1)]
     ne_null = rng.random(n) < 0.03
-    named_entities = pa.ListArray.from_arrays(pa.array(offsets), _take(pa.array(NAMES), values),
-                                              mask=pa.array(ne_null))
+    named_entities = pa.ListArray.from_arrays(
+        pa.array(offsets), _take(pa.array(NAMES), values), mask=pa.array(ne_null)
+    )
 
     # ---- honorific_level: the server's reference value, sometimes wrong, sometimes null
     hl = np.where(rng.random(n) < 0.07, 1 - reg, reg)
@@ -559,9 +650,11 @@ def build_turns(rng, n: int, cards, lex):
 def write_table(table: pa.Table, path: str, fmt: str) -> None:
     if fmt == "parquet":
         import pyarrow.parquet as pq
+
         pq.write_table(table, path, compression="zstd")
         return
     import duckdb
+
     con = duckdb.connect()
     con.register("src", table)
     if fmt == "jsonl":
@@ -573,7 +666,9 @@ def write_table(table: pa.Table, path: str, fmt: str) -> None:
                 sel.append(f'to_json("{f.name}")::VARCHAR AS "{f.name}"')
             else:
                 sel.append(f'"{f.name}"')
-        con.execute(f"COPY (SELECT {', '.join(sel)} FROM src) TO '{path}' (FORMAT csv, HEADER true)")
+        con.execute(
+            f"COPY (SELECT {', '.join(sel)} FROM src) TO '{path}' (FORMAT csv, HEADER true)"
+        )
     else:
         raise ValueError(fmt)
     con.close()
@@ -588,7 +683,9 @@ def generate(turns: int, terms: int, characters: int, seed: int):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--turns", type=int, required=True)
     ap.add_argument("--terms", type=int, default=500)
     ap.add_argument("--characters", type=int, default=50)
@@ -605,8 +702,12 @@ def main(argv=None):
     for name, t in (("chat_turn", turns_t), ("character_card", cards_t), ("topic_lexicon", lex_t)):
         write_table(t, os.path.join(a.out, f"{name}.{a.format}"), a.format)
     t2 = time.perf_counter()
-    print(f"generated {turns_t.num_rows} turns, {cards_t.num_rows} cards, {lex_t.num_rows} lexicon rows "
-          f"in {t1 - t0:.2f}s; wrote {a.format} in {t2 - t1:.2f}s -> {a.out}", file=sys.stderr)
+    print(
+        f"generated {turns_t.num_rows} turns, {cards_t.num_rows} cards, "
+        f"{lex_t.num_rows} lexicon rows "
+        f"in {t1 - t0:.2f}s; wrote {a.format} in {t2 - t1:.2f}s -> {a.out}",
+        file=sys.stderr,
+    )
 
 
 if __name__ == "__main__":
