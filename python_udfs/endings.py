@@ -8,6 +8,7 @@ model, so this runs offline.
 from __future__ import annotations
 
 import re
+import threading
 import unicodedata
 from functools import lru_cache
 
@@ -17,11 +18,28 @@ HONORIFIC_EF_ENDINGS = ("요", "죠", "니다", "니까", "시오", "시다")
 _TRAILING_NON_SYLLABLES = re.compile("[^\uac00-\ud7a3]+$")
 
 
+_KIWI_LOCK = threading.Lock()
+
+
 @lru_cache(maxsize=1)
-def _kiwi():
+def _load_kiwi():
     from kiwipiepy import Kiwi
 
     return Kiwi()
+
+
+def _kiwi():
+    # One load even when the warm-up thread and a query ask at the same time.
+    with _KIWI_LOCK:
+        return _load_kiwi()
+
+
+def warm_up() -> threading.Thread:
+    """Load Kiwi's model (about two seconds) in the background, so that a build pays for it
+    while other models run rather than when the review queue first needs it."""
+    thread = threading.Thread(target=_kiwi, name="kiwi-warm-up", daemon=True)
+    thread.start()
+    return thread
 
 
 def final_endings(sentences: list[str | None]) -> list[dict[str, str | bool | None] | None]:

@@ -102,6 +102,7 @@ class Plugin(BasePlugin):
 
     def configure_connection(self, conn: Any) -> None:
         self._configure_session(conn)
+        endings.warm_up()
         conn.create_function(
             "ck_ensure_parent_dir",
             ensure_parent_dir_udf,

@@ -1,18 +1,13 @@
 {#
-    The select list that turns one raw input row (all text) into typed, normalised columns by
-    the contract's kinds, keeps every raw value as raw_<column> for the quarantine, and lists
+    Turn the raw input rows of `relation` (all text) into typed, normalised columns by the
+    contract's kinds, keeping every raw value as raw_<column> for the quarantine and listing
     the row's column-level contract violations in _column_violations (a list of
-    {column_name, reason_code, raw_value}). Table-level checks (duplicates, unknown keys,
-    enums) are added by each base model.
+    {column_name, reason_code, raw_value}). Each value is normalised once, then parsed once,
+    then checked. Table-level checks (duplicates, unknown keys, enums) are added by each base
+    model.
 #}
-{% macro parse_input_columns(table_name) -%}
+{% macro parse_input(table_name, relation) -%}
     {%- set spec = input_contract()[table_name] -%}
-    _source_file,
-    _source_row,
-    {% for column in spec.columns -%}
-        {{ parse_input_value(column) }} as {{ column.name }},
-        {{ column.name }} as raw_{{ column.name }},
-    {% endfor -%}
     {%- set checks = [{
         'condition': '_parse_error is not null',
         'column': '_line',
@@ -20,13 +15,14 @@
         'raw': '_raw_line',
     }] -%}
     {%- for column in spec.columns -%}
-        {%- set blank = normalize_text(column.name) ~ " = ''" if not column.get('empty_ok') else 'false' -%}
+        {%- set normal = '_normal_' ~ column.name -%}
         {%- if column.required -%}
             {%- do checks.append({
-                'condition': '_parse_error is null and (' ~ column.name ~ ' is null or ' ~ blank ~ ')',
+                'condition': '_parse_error is null and (' ~ normal ~ ' is null'
+                    ~ ('' if column.get('empty_ok') else ' or ' ~ normal ~ " = ''") ~ ')',
                 'column': column.name,
                 'reason': "'missing_required_value'",
-                'raw': column.name,
+                'raw': 'raw_' ~ column.name,
             }) -%}
         {%- endif -%}
         {%- set unparsable = {
@@ -38,29 +34,61 @@
         }.get(column.kind) -%}
         {%- if unparsable -%}
             {%- do checks.append({
-                'condition': normalize_text(column.name) ~ " <> '' and "
-                    ~ parse_input_value(column) ~ ' is null',
+                'condition': normal ~ " <> '' and " ~ column.name ~ ' is null',
                 'column': column.name,
                 'reason': "'" ~ unparsable ~ "'",
-                'raw': column.name,
+                'raw': 'raw_' ~ column.name,
             }) -%}
         {%- endif -%}
-    {%- endfor %}
-    {{ collect_violations(checks) }} as _column_violations
+    {%- endfor -%}
+    select
+        * exclude (
+            _parse_error,
+            _raw_line,
+            {%- for column in spec.columns %}
+                _normal_{{ column.name }}{{ ',' if not loop.last }}
+            {%- endfor %}
+        ),
+        {{ collect_violations(checks) }} as _column_violations
+    from (
+        select
+            _source_file,
+            _source_row,
+            _parse_error,
+            _raw_line,
+            {%- for column in spec.columns %}
+                _normal_{{ column.name }},
+                {{ parse_input_value(column, '_normal_' ~ column.name) }} as {{ column.name }},
+                raw_{{ column.name }}{{ ',' if not loop.last }}
+            {%- endfor %}
+        from (
+            select
+                _source_file,
+                _source_row,
+                _parse_error,
+                _raw_line,
+                {%- for column in spec.columns %}
+                    {{ normalize_text(column.name) }} as _normal_{{ column.name }},
+                    {{ column.name }} as raw_{{ column.name }}{{ ',' if not loop.last }}
+                {%- endfor %}
+            from {{ relation }}
+        )
+    )
 {%- endmacro %}
 
-{% macro parse_input_value(column) -%}
+{# The typed value of a column from its normalised text, by the contract's kind. #}
+{% macro parse_input_value(column, normalized) -%}
     {%- if column.kind == 'timestamp' -%}
-        {{ parse_timestamp(column.name) }}
+        {{ parse_timestamp(normalized) }}
     {%- elif column.kind == 'boolean' -%}
-        {{ parse_boolean(column.name) }}
+        {{ parse_boolean(normalized) }}
     {%- elif column.kind == 'integer' -%}
-        {{ parse_integer(column.name) }}
+        {{ parse_integer(normalized) }}
     {%- elif column.kind == 'list' -%}
-        {{ parse_text_list(column.name) }}
+        {{ parse_text_list(normalized) }}
     {%- elif column.kind == 'roles' -%}
-        {{ parse_entity_roles(column.name) }}
+        {{ parse_entity_roles(normalized) }}
     {%- else -%}
-        {{ normalize_text(column.name) }}
+        {{ normalized }}
     {%- endif -%}
 {%- endmacro %}

@@ -1,12 +1,12 @@
 {#
-    Typed parsing of scalar text values. Each returns null both for null and for an unparsable
-    value; staging compares the raw value with the parsed one to tell them apart.
+    Typed parsing of normalised scalar text. Each returns null both for null and for an
+    unparsable value; staging compares the text with the parsed value to tell them apart.
     - parse_boolean: true/false, t/f, 1/0, yes/no, y/n (any case).
     - parse_timestamp: ISO 8601 with or without an offset; an offset is converted to UTC.
     - parse_integer: a whole number.
 #}
 {% macro parse_boolean(expression) -%}
-    case lower({{ normalize_text(expression) }})
+    case lower({{ expression }})
         when 'true' then true
         when 't' then true
         when '1' then true
@@ -21,9 +21,9 @@
 {%- endmacro %}
 
 {% macro parse_timestamp(expression) -%}
-    cast(timezone('UTC', try_cast({{ normalize_text(expression) }} as timestamptz)) as timestamp)
+    cast(timezone('UTC', try_cast({{ expression }} as timestamptz)) as timestamp)
 {%- endmacro %}
 
 {% macro parse_integer(expression) -%}
-    try_cast({{ normalize_text(expression) }} as bigint)
+    try_cast({{ expression }} as bigint)
 {%- endmacro %}

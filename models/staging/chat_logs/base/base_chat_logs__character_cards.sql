@@ -6,8 +6,7 @@ with source as (
 ),
 
 parsed as (
-    select {{ parse_input_columns('character_card') }}
-    from source
+    {{ parse_input('character_card', 'source') }}
 ),
 
 checked as (

@@ -10,8 +10,7 @@ verdict_words as (
 ),
 
 parsed as (
-    select {{ parse_input_columns('golden_labels') }}
-    from source
+    {{ parse_input('golden_labels', 'source') }}
 ),
 
 checked as (

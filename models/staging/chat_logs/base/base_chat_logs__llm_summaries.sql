@@ -8,8 +8,7 @@ with source as (
 ),
 
 parsed as (
-    select {{ parse_input_columns('llm_summaries') }}
-    from source
+    {{ parse_input('llm_summaries', 'source') }}
 )
 
 select

@@ -6,8 +6,7 @@ with source as (
 ),
 
 parsed as (
-    select {{ parse_input_columns('topic_lexicon') }}
-    from source
+    {{ parse_input('topic_lexicon', 'source') }}
 ),
 
 checked as (

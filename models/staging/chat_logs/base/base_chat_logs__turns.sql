@@ -10,8 +10,7 @@ character_cards as (
 ),
 
 parsed as (
-    select {{ parse_input_columns('chat_turn') }}
-    from source
+    {{ parse_input('chat_turn', 'source') }}
 ),
 
 checked as (
