@@ -1,9 +1,10 @@
 -- Seed 001's broken-sample golden set, run through the same validator as real candidates:
 -- every broken sample must be rejected for its own reason and every valid one accepted
 -- (tested by assert_llm_summary_golden_set_outcomes). A sample applies only where its turn
--- is in the build with the very reply it was written against (seed 000's turns, in the demo
--- and the seed_000 fixture); elsewhere it is not_applicable. A table: the validation calls a
--- UDF.
+-- is in the build with the very reply, and the rule verdict, it was written against (seed
+-- 000's turns under the shipped rules, as in the demo and the seed_000 fixture); elsewhere —
+-- an analyst's logs, or rules since changed — it is not_applicable. A table: the validation
+-- calls a UDF.
 {{ config(materialized='table') }}
 
 with candidates as (
@@ -14,6 +15,7 @@ with candidates as (
         summary,
         evidence,
         reply_text,
+        rule_verdict,
         expected_outcome
     from {{ ref('llm_summary_golden_set') }}
 ),
@@ -21,8 +23,9 @@ with candidates as (
 turns as (
     select
         turn_id,
-        reply_text
-    from {{ ref('stg_chat_logs__turns') }}
+        reply_text,
+        verdict
+    from {{ ref('int_turns_judged') }}
 ),
 
 validated as (
@@ -45,6 +48,7 @@ compared as (
         on
             candidates.turn_id = turns.turn_id
             and candidates.reply_text = turns.reply_text
+            and candidates.rule_verdict = turns.verdict
 )
 
 select * from compared
