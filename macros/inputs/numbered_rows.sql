@@ -1,14 +1,18 @@
 {#
     Wrap a reader query (passed as the call block) and add _source_row: the row's line number
     within its own file, header lines included. DuckDB scans a file in order, so row_number()
-    over the unordered scan follows the file; numbering restarts for each file of a glob.
+    over the unordered scan follows the file. With several files (a glob) numbering restarts
+    for each file; with one file — the common case — the per-file window, which costs more
+    than the whole read, is skipped.
 #}
-{% macro numbered_rows(header_lines) -%}
+{% macro numbered_rows(header_lines, file_count) -%}
     select
         * exclude (_global_row),
         _global_row
+        {%- if file_count > 1 %}
         - min(_global_row) over (partition by _source_file)
         + 1
+        {%- endif %}
         + {{ header_lines }} as _source_row
     from (
         select

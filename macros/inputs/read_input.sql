@@ -18,7 +18,7 @@
     {%- set extension = path.lower().split('.')[-1] -%}
     {%- set columns = spec.columns | map(attribute='name') | list -%}
     {%- if extension in ('jsonl', 'ndjson') -%}
-        {{ read_input_json_lines(quoted, spec) }}
+        {{ read_input_json_lines(quoted, spec, n_files) }}
     {%- elif extension in ('csv', 'json', 'parquet') -%}
         {%- if extension == 'csv' -%}
             {%- set reader = 'read_csv(' ~ quoted ~ ', all_varchar = true, header = true, allow_quoted_nulls = false, filename = true)' -%}
@@ -41,7 +41,7 @@
                 ~ "' (it has: " ~ (found.keys() | list | join(', ')) ~ ")"
             ) }}
         {%- endfor -%}
-        {%- call numbered_rows(header_lines) %}
+        {%- call numbered_rows(header_lines, n_files) %}
         select
             {% for column in columns -%}
                 {%- if column not in found -%}

@@ -3,7 +3,7 @@
     (_parse_error = 'malformed_json_line') instead of failing the whole file. Blank lines are
     not rows. Scalars are read as text, lists and entity_roles as JSON text.
 #}
-{% macro read_input_json_lines(quoted_path, spec) -%}
+{% macro read_input_json_lines(quoted_path, spec, file_count) -%}
     {%- set shape = {} -%}
     {%- for column in spec.columns -%}
         {%- do shape.update({
@@ -11,7 +11,7 @@
         }) -%}
     {%- endfor -%}
     with numbered as (
-        {%- call numbered_rows(0) %}
+        {%- call numbered_rows(0, file_count) %}
         select
             filename as _source_file,
             line

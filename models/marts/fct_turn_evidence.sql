@@ -24,7 +24,7 @@ numbered as (
         cast(struct_extract(citation, 'field') as varchar) as field,
         cast(struct_extract(citation, 'agg') as varchar) as agg,
         cast(struct_extract(citation, 'value') as varchar) as value,
-        cast(struct_extract(citation, 'value_json') as json) as value_json,
+        cast(struct_extract(citation, 'value_kind') as varchar) as value_kind,
         cast(struct_extract(citation, 'cited_turn_id') as varchar) as cited_turn_id,
         cast(struct_extract(citation, 'cited_character_id') as varchar) as cited_character_id,
         cast(struct_extract(citation, 'cited_term_order') as bigint) as cited_term_order

@@ -18,10 +18,6 @@ turn_evidence as (
     select * from {{ ref('int_turn_evidence') }}
 ),
 
-checks as (
-    select * from {{ ref('fct_turn_checks') }}
-),
-
 rule_fingerprint as (
     select * from {{ ref('int_rule_fingerprint') }}
 ),
@@ -57,19 +53,10 @@ evidence_lists as (
                 'source': struct_extract(citation, 'source'),
                 'field': struct_extract(citation, 'field'),
                 'agg': struct_extract(citation, 'agg'),
-                'value': struct_extract(citation, 'value_json')
+                'value': {{ citation_value_json('citation') }}
             }
         ) as evidence
     from turn_evidence
-),
-
-skipped_lists as (
-    select
-        turn_id,
-        list(check_name || ':' || reason_code order by check_order) as skipped_checks
-    from checks
-    where status = 'skipped'
-    group by turn_id
 ),
 
 final as (
@@ -99,7 +86,26 @@ final as (
         cast(judged.created_at as timestamp) as created_at,
         cast(judged.prompt_id as varchar) as prompt_id,
         cast(judged.deciding_check as varchar) as deciding_check,
-        cast(coalesce(skipped_lists.skipped_checks, []) as varchar[]) as skipped_checks,
+        cast(
+            list_filter(
+                [
+                    case
+                        when judged.off_canon_status = 'skipped'
+                            then 'off_canon:' || judged.off_canon_reason
+                    end,
+                    case when judged.tone_status = 'skipped' then 'tone:' || judged.tone_reason end,
+                    case
+                        when judged.first_person_status = 'skipped'
+                            then 'first_person:' || judged.first_person_reason
+                    end,
+                    case
+                        when judged.recall_status = 'skipped'
+                            then 'recall:' || judged.recall_reason
+                    end
+                ],
+                lambda skipped: skipped is not null
+            ) as varchar []
+        ) as skipped_checks,
         cast(judged.tone as varchar) as tone,
         cast(judged.user_message as varchar) as user_message,
         cast(judged.reply_text as varchar) as reply_text
@@ -108,8 +114,6 @@ final as (
         on judged.turn_id = summaries.turn_id
     inner join evidence_lists
         on judged.turn_id = evidence_lists.turn_id
-    left join skipped_lists
-        on judged.turn_id = skipped_lists.turn_id
     left join chosen_llm_summaries
         on judged.turn_id = chosen_llm_summaries.turn_id
     left join rejected_llm_summaries

@@ -1,7 +1,7 @@
 -- Manual check 3: where the four-ending rule and the morphological analyser disagree,
 -- grouped by the ending they suggest for the honorific_endings seed, most frequent first.
 with compared as (
-    select * from {{ ref('int_sentence_endings_compared') }}
+    select * from {{ ref('fct_review_sentence_endings') }}
     where candidate_ending is not null
 ),
 

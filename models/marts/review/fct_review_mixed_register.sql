@@ -17,7 +17,7 @@ candidates as (
             candidate_ending || case when candidate_is_honorific then ' → 존댓말' else ' → 반말' end
             order by piece_number
         ) as candidate_endings
-    from {{ ref('int_sentence_endings_compared') }}
+    from {{ ref('fct_review_sentence_endings') }}
     where candidate_ending is not null
     group by turn_id
 ),

@@ -3,11 +3,13 @@
 -- (EF) Kiwi finds. It suggests; it never decides a verdict. A table: it holds UDF results.
 {{ config(materialized='table') }}
 
+-- It reads the verdict mart, not staging, so that it runs beside the tests at the end of a
+-- build instead of holding a thread on the way to the verdicts.
 with turns as (
     select
         turn_id,
         reply_text
-    from {{ ref('stg_chat_logs__turns') }}
+    from {{ ref('fct_turn_verdicts') }}
     where
         {{ deterministic_sample(
             "turn_id || '" ~ var('review_sample_seed') ~ "'", var('ending_review_max_turns')
