@@ -28,30 +28,32 @@
         {%- endcall %}
     ),
 
-    objects as (
-        select
-            _source_file,
-            _source_row,
-            line,
-            -- CASE, not AND: json_type() fails on a line that is not JSON.
-            case
-                when coalesce(json_valid(line), false) then json_type(line) = 'OBJECT'
-                else false
-            end as is_object
-        from numbered
-        where trim(coalesce(line, '')) <> ''
-    ),
-
+    -- One JSON parse per line: try() turns a line that is not JSON into null, and a line
+    -- that is JSON but not an object ([…], "…", 1) is told apart by its first character.
     parsed as (
         select
             _source_file,
             _source_row,
             line,
             case
-                when is_object then json_transform(line, '{{ tojson(shape) }}')
-            end as record,
-            case when not is_object then 'malformed_json_line' end as _parse_error
-        from objects
+                when starts_with(ltrim(line), '{')
+                    then try(json_transform(line, '{{ tojson(shape) }}'))
+            end as record
+        from numbered
+        -- A blank line is not a row; most lines start with '{' and skip the trim.
+        where
+            case
+                when line is null then false
+                when starts_with(line, '{') then true
+                else trim(line) <> ''
+            end
+    ),
+
+    checked as (
+        select
+            *,
+            case when record is null then 'malformed_json_line' end as _parse_error
+        from parsed
     )
 
     select
@@ -62,5 +64,5 @@
         _source_row,
         _parse_error,
         case when _parse_error is not null then line end as _raw_line
-    from parsed
+    from checked
 {%- endmacro %}

@@ -5,19 +5,22 @@ with source as (
     select * from {{ source('chat_logs', 'character_card') }}
 ),
 
-parsed as (
+parsed as materialized (
     {{ parse_input('character_card', 'source') }}
+),
+
+duplicates as (
+    {{ first_occurrences('parsed', 'character_id') }}
 ),
 
 checked as (
     select
-        *,
+        parsed.*,
         -- The first row of a character_id (in file order) is kept; later ones are quarantined.
-        character_id is not null
-        and row_number() over (
-            partition by character_id order by _source_file, _source_row
-        ) > 1 as is_duplicate_key
+        {{ is_later_occurrence('parsed', 'duplicates') }} as is_duplicate_key
     from parsed
+    left join duplicates
+        on parsed.character_id = duplicates.duplicated_key
 )
 
 select

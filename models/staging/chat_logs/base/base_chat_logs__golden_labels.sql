@@ -9,20 +9,23 @@ verdict_words as (
     select verdict from {{ ref('verdict_words') }}
 ),
 
-parsed as (
+parsed as materialized (
     {{ parse_input('golden_labels', 'source') }}
+),
+
+duplicates as (
+    {{ first_occurrences('parsed', 'turn_id') }}
 ),
 
 checked as (
     select
         parsed.*,
-        parsed.turn_id is not null
-        and row_number() over (
-            partition by parsed.turn_id order by parsed._source_file, parsed._source_row
-        ) > 1 as is_duplicate_key,
+        {{ is_later_occurrence('parsed', 'duplicates') }} as is_duplicate_key,
         parsed.expected_verdict is not null
         and verdict_words.verdict is null as is_unknown_verdict
     from parsed
+    left join duplicates
+        on parsed.turn_id = duplicates.duplicated_key
     left join verdict_words
         on parsed.expected_verdict = verdict_words.verdict
 )

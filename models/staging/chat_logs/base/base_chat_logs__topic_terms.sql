@@ -5,18 +5,21 @@ with source as (
     select * from {{ source('chat_logs', 'topic_lexicon') }}
 ),
 
-parsed as (
+parsed as materialized (
     {{ parse_input('topic_lexicon', 'source') }}
+),
+
+duplicates as (
+    {{ first_occurrences('parsed', 'term_order') }}
 ),
 
 checked as (
     select
-        *,
-        term_order is not null
-        and row_number() over (
-            partition by term_order order by _source_file, _source_row
-        ) > 1 as is_duplicate_key
+        parsed.*,
+        {{ is_later_occurrence('parsed', 'duplicates') }} as is_duplicate_key
     from parsed
+    left join duplicates
+        on parsed.term_order = duplicates.duplicated_key
 )
 
 select

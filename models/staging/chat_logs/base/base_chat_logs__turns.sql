@@ -9,21 +9,24 @@ character_cards as (
     select character_id from {{ ref('stg_chat_logs__character_cards') }}
 ),
 
-parsed as (
+parsed as materialized (
     {{ parse_input('chat_turn', 'source') }}
+),
+
+duplicates as (
+    {{ first_occurrences('parsed', 'turn_id') }}
 ),
 
 checked as (
     select
         parsed.*,
-        parsed.turn_id is not null
-        and row_number() over (
-            partition by parsed.turn_id order by parsed._source_file, parsed._source_row
-        ) > 1 as is_duplicate_key,
+        {{ is_later_occurrence('parsed', 'duplicates') }} as is_duplicate_key,
         -- A turn whose card was quarantined is quarantined too: it cannot be judged.
         parsed.character_id is not null
         and character_cards.character_id is null as is_unknown_character
     from parsed
+    left join duplicates
+        on parsed.turn_id = duplicates.duplicated_key
     left join character_cards
         on parsed.character_id = character_cards.character_id
 )
