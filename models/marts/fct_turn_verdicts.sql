@@ -1,9 +1,8 @@
 -- SPEC §6: one row per turn with the output schema's fields (evidence as a list of structs),
 -- plus rule_version, rule_fingerprint, created_at, prompt_id, summary_source and the skipped
--- checks. Every build exports it to exports/turn_verdicts.json (var export_path).
+-- checks. turn_verdicts_export exports it to exports/turn_verdicts.json on every build.
 {{ config(
     contract={'enforced': true},
-    post_hook="{{ export_turn_verdicts() }}",
 ) }}
 
 with judged as (
