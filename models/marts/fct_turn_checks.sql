@@ -4,41 +4,46 @@
     contract={'enforced': true},
 ) }}
 
+{%- set checks = [
+    ('forbidden_topic', 1, 'cast(null as varchar)', 'cast(null as varchar)'),
+    ('off_canon', 2, 'off_canon_reason', 'cast(null as varchar)'),
+    ('tone', 3, 'tone_reason', 'tone_note'),
+    ('first_person', 4, 'first_person_reason', 'cast(null as varchar)'),
+    ('recall', 5, 'recall_reason', 'cast(null as varchar)'),
+] %}
+
 with judged as (
     select * from {{ ref('int_turns_judged') }}
 ),
 
+-- One scan of judged: each turn's five checks as a list, unnested.
 checks as (
-    {% set checks = [
-        ('forbidden_topic', 1, "cast(null as varchar)", "cast(null as varchar)"),
-        ('off_canon', 2, 'off_canon_reason', "cast(null as varchar)"),
-        ('tone', 3, 'tone_reason', 'tone_note'),
-        ('first_person', 4, 'first_person_reason', "cast(null as varchar)"),
-        ('recall', 5, 'recall_reason', "cast(null as varchar)"),
-    ] %}
-    {% for check_name, check_order, reason, note in checks %}
-        select
-            turn_id,
-            '{{ check_name }}' as check_name,
-            {{ check_order }} as check_order,
-            {{ check_name }}_status as status,
-            {{ reason }} as reason_code,
-            {{ note }} as note_code,
-            deciding_check = '{{ check_name }}' as is_deciding
-        from judged
-        {% if not loop.last %}union all{% endif %}
-    {% endfor %}
+    select
+        turn_id,
+        unnest([
+            {%- for check_name, check_order, reason, note in checks %}
+                {
+                    'check_name': '{{ check_name }}',
+                    'check_order': {{ check_order }},
+                    'status': {{ check_name }}_status,
+                    'reason_code': {{ reason }},
+                    'note_code': {{ note }},
+                    'is_deciding': coalesce(deciding_check = '{{ check_name }}', false)
+                }{{ ',' if not loop.last }}
+            {%- endfor %}
+        ]) as checked
+    from judged
 ),
 
 final as (
     select
         cast(turn_id as varchar) as turn_id,
-        cast(check_name as varchar) as check_name,
-        cast(check_order as integer) as check_order,
-        cast(status as varchar) as status,
-        cast(reason_code as varchar) as reason_code,
-        cast(note_code as varchar) as note_code,
-        coalesce(is_deciding, false) as is_deciding
+        cast(struct_extract(checked, 'check_name') as varchar) as check_name,
+        cast(struct_extract(checked, 'check_order') as integer) as check_order,
+        cast(struct_extract(checked, 'status') as varchar) as status,
+        cast(struct_extract(checked, 'reason_code') as varchar) as reason_code,
+        cast(struct_extract(checked, 'note_code') as varchar) as note_code,
+        cast(struct_extract(checked, 'is_deciding') as boolean) as is_deciding
     from checks
 )
 
