@@ -31,19 +31,19 @@ checks as (
                     'is_deciding': coalesce(deciding_check = '{{ check_name }}', false)
                 }{{ ',' if not loop.last }}
             {%- endfor %}
-        ]) as checked
+        ]) as check_entry
     from judged
 ),
 
 final as (
     select
         cast(turn_id as varchar) as turn_id,
-        cast(struct_extract(checked, 'check_name') as varchar) as check_name,
-        cast(struct_extract(checked, 'check_order') as integer) as check_order,
-        cast(struct_extract(checked, 'status') as varchar) as status,
-        cast(struct_extract(checked, 'reason_code') as varchar) as reason_code,
-        cast(struct_extract(checked, 'note_code') as varchar) as note_code,
-        cast(struct_extract(checked, 'is_deciding') as boolean) as is_deciding
+        cast(struct_extract(check_entry, 'check_name') as varchar) as check_name,
+        cast(struct_extract(check_entry, 'check_order') as integer) as check_order,
+        cast(struct_extract(check_entry, 'status') as varchar) as status,
+        cast(struct_extract(check_entry, 'reason_code') as varchar) as reason_code,
+        cast(struct_extract(check_entry, 'note_code') as varchar) as note_code,
+        cast(struct_extract(check_entry, 'is_deciding') as boolean) as is_deciding
     from checks
 )
 

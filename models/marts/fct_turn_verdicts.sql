@@ -102,8 +102,8 @@ final as (
                             then 'recall:' || judged.recall_reason
                     end
                 ],
-                lambda skipped: skipped is not null
-            ) as varchar []
+                lambda skipped: skipped is not null  -- noqa: RF02
+            ) as varchar[]
         ) as skipped_checks,
         cast(judged.tone as varchar) as tone,
         cast(judged.user_message as varchar) as user_message,
