@@ -16,14 +16,14 @@
         {%- endfor -%}
         {%- do rows.append(
             "("
-            ~ dbt.string_literal(invocation_id) ~ ", "
-            ~ dbt.string_literal(run_started_at.strftime('%Y-%m-%d %H:%M:%S')) ~ ", "
-            ~ dbt.string_literal(result.node.name) ~ ", "
-            ~ dbt.string_literal(result.node.resource_type) ~ ", "
-            ~ dbt.string_literal(model_refs | join(', ')) ~ ", "
-            ~ dbt.string_literal(result.status | string) ~ ", "
+            ~ sql_text(invocation_id) ~ ", "
+            ~ sql_text(run_started_at.strftime('%Y-%m-%d %H:%M:%S')) ~ ", "
+            ~ sql_text(result.node.name) ~ ", "
+            ~ sql_text(result.node.resource_type) ~ ", "
+            ~ sql_text(model_refs | join(', ')) ~ ", "
+            ~ sql_text(result.status | string) ~ ", "
             ~ (result.failures if result.failures is not none else 'null') ~ ", "
-            ~ dbt.string_literal((result.message or '') | string | truncate(500)) ~ ")"
+            ~ sql_text((result.message or '') | string | truncate(500)) ~ ")"
         ) -%}
     {%- endfor -%}
     {%- set statements = [
@@ -39,4 +39,9 @@
         ) -%}
     {%- endif -%}
     {{ return(statements | join(';\n')) }}
+{%- endmacro %}
+
+{# A SQL string literal of any text, single quotes doubled. #}
+{% macro sql_text(value) -%}
+    {{- "'" ~ (value | string | replace("'", "''")) ~ "'" -}}
 {%- endmacro %}

@@ -265,3 +265,24 @@ def test_a_missing_required_csv_column_fails_naming_it(tmp_path):
 
 def test_fixture_files_exist():
     assert (FIXTURES / "bad_rows" / "chat_turn.jsonl").exists()
+
+
+def test_a_glob_of_files_numbers_rows_per_file(tmp_path):
+    """Two chat_turn files read through one glob: rows from both are staged, and a bad row is
+    quarantined with its own file and its line number in that file."""
+    source = fixture_inputs("seed_000")
+    lines = source["chat_turn"].read_text(encoding="utf-8").splitlines()
+    folder = tmp_path / "turns"
+    folder.mkdir()
+    (folder / "part-1.jsonl").write_text("\n".join(lines[:4]) + "\n", encoding="utf-8")
+    broken = json.loads(lines[4])
+    broken["created_at"] = "어제 저녁"
+    (folder / "part-2.jsonl").write_text(
+        "\n".join([*lines[5:7], json.dumps(broken, ensure_ascii=False), lines[7]]) + "\n",
+        encoding="utf-8",
+    )
+    result = run_dbt(["build"], tmp_path / "run", source | {"chat_turn": folder / "part-*.jsonl"})
+    (row,) = result.rows("select * from marts.fct_contract_violations")
+    assert row["source_file"].endswith("part-2.jsonl")
+    assert (row["source_row"], row["reason_code"]) == (3, "unparsable_timestamp")
+    assert result.rows("select count(*) as n from staging.stg_chat_logs__turns") == [{"n": 7}]
