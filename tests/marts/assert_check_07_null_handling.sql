@@ -30,15 +30,15 @@ null_citations as (
 judged as (
     select
         verdicts.turn_id,
-        turns.named_entities is null as named_entities_null,
-        verdicts.off_canon_entities is null as off_canon_null,
+        verdicts.hedge,
         off_canon_checks.status as off_canon_status,
         off_canon_checks.reason_code as off_canon_reason,
-        null_citations.turn_id is not null as named_entities_null_cited,
-        turns.first_person is null as first_person_null,
         first_person_checks.status as first_person_status,
         first_person_checks.reason_code as first_person_reason,
-        verdicts.hedge
+        turns.named_entities is null as named_entities_null,
+        verdicts.off_canon_entities is null as off_canon_null,
+        null_citations.turn_id is not null as named_entities_null_cited,
+        turns.first_person is null as first_person_null
     from verdicts
     inner join turns
         on verdicts.turn_id = turns.turn_id
