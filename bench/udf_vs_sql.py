@@ -78,7 +78,11 @@ def main() -> int:
     subprocess.run(
         [
             str(Path(sys.executable).parent / "dbt"),
-            "run",
+            "build",
+            "--resource-type",
+            "seed",
+            "--resource-type",
+            "model",
             "--select",
             "+int_turns_toned",
             "+int_turns_matched_to_lexicon",
