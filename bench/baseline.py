@@ -18,10 +18,18 @@ import csv
 import json
 import os
 import re
+import sys
 import time
 import unicodedata
 
 import duckdb
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from python_udfs.contract import (
+    CHARACTER_CARD_COLUMNS,
+    CHAT_TURN_COLUMNS,
+    TOPIC_LEXICON_COLUMNS,
+)
 
 VERDICT_FORBIDDEN = "금지 소재 접촉"
 VERDICT_OFF_CANON = "세계관 밖 고유명사"
@@ -125,21 +133,7 @@ def _bool(v):
 
 
 def load_chat_turns(path: str) -> list[dict]:
-    cols = [
-        "turn_id",
-        "session_id",
-        "character_id",
-        "model_id",
-        "created_at",
-        "prompt_id",
-        "user_message",
-        "reply_text",
-        "first_person",
-        "named_entities",
-        "honorific_level",
-        "user_asked_recall",
-    ]
-    rows = _read(path, cols, {"created_at": "TIMESTAMP"})
+    rows = _read(path, CHAT_TURN_COLUMNS, {"created_at": "TIMESTAMP"})
     out = []
     for r in rows:
         ne = _list(r["named_entities"])
@@ -163,17 +157,7 @@ def load_chat_turns(path: str) -> list[dict]:
 
 
 def load_cards(path: str) -> dict[str, dict]:
-    cols = [
-        "character_id",
-        "name",
-        "persona",
-        "honorific_rule",
-        "first_person",
-        "canon_entities",
-        "forbidden_topics",
-        "entity_roles",
-        "is_public",
-    ]
+    cols = CHARACTER_CARD_COLUMNS
     cards = {}
     for r in _read(path, cols):
         roles = _list(r["entity_roles"]) or []
@@ -192,7 +176,7 @@ def load_cards(path: str) -> dict[str, dict]:
 
 
 def load_lexicon(path: str) -> list[dict]:
-    rows = _read(path, ["term", "topic", "term_order"], {"term_order": "BIGINT"})
+    rows = _read(path, TOPIC_LEXICON_COLUMNS, {"term_order": "BIGINT"})
     lex = [
         {"term": _text(r["term"]), "topic": _text(r["topic"]), "term_order": int(r["term_order"])}
         for r in rows

@@ -32,7 +32,12 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import fragments as F
+
+# The SPEC §1 column orders, shared with the baseline and the tests.
+from python_udfs.contract import CHARACTER_CARD_COLUMNS as CARD_COLUMNS
+from python_udfs.contract import CHAT_TURN_COLUMNS
 
 MODELS = ["claude-sonnet", "gpt-4o-mini", "whif-solar-ft"]
 # per model: P(reply keeps the card's register), P(a name is drawn from outside the canon)
@@ -41,33 +46,6 @@ MODEL_OFF = np.array([0.12, 0.17, 0.23])
 REG_WORD = ["반말", "존댓말"]
 ROLE_TYPE = pa.struct([("role", pa.string()), ("entity", pa.string())])
 BASE_TIME = np.datetime64("2025-03-01T00:00:00", "s")
-
-CHAT_TURN_COLUMNS = [
-    "turn_id",
-    "session_id",
-    "character_id",
-    "model_id",
-    "created_at",
-    "prompt_id",
-    "user_message",
-    "reply_text",
-    "first_person",
-    "named_entities",
-    "honorific_level",
-    "user_asked_recall",
-]
-CARD_COLUMNS = [
-    "character_id",
-    "name",
-    "persona",
-    "honorific_rule",
-    "first_person",
-    "canon_entities",
-    "forbidden_topics",
-    "entity_roles",
-    "is_public",
-]
-LEXICON_COLUMNS = ["term", "topic", "term_order"]
 
 
 # --------------------------------------------------------------------------- helpers

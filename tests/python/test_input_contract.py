@@ -12,6 +12,8 @@ import pyarrow.parquet as pq
 import pytest
 from conftest import FIXTURES, fixture_inputs, run_dbt
 
+from python_udfs.contract import INPUT_COLUMNS
+
 STAGING = ("stg_chat_logs__turns", "stg_chat_logs__character_cards", "stg_chat_logs__topic_terms")
 STAGING_SELECTOR = ["build"]
 
@@ -68,34 +70,7 @@ def write_parquet(records, columns, path):
     pq.write_table(pa.table(arrays), path)
 
 
-COLUMNS = {
-    "chat_turn": [
-        "turn_id",
-        "session_id",
-        "character_id",
-        "model_id",
-        "created_at",
-        "prompt_id",
-        "user_message",
-        "reply_text",
-        "first_person",
-        "named_entities",
-        "honorific_level",
-        "user_asked_recall",
-    ],
-    "character_card": [
-        "character_id",
-        "name",
-        "persona",
-        "honorific_rule",
-        "first_person",
-        "canon_entities",
-        "forbidden_topics",
-        "entity_roles",
-        "is_public",
-    ],
-    "topic_lexicon": ["term", "topic", "term_order"],
-}
+COLUMNS = INPUT_COLUMNS
 
 
 def staging_tables(result):
