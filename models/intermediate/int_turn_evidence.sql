@@ -1,8 +1,9 @@
 -- SPEC §4: each turn's evidence, built row by row as one ordered list of citations, each
 -- keeping the key of the row it quotes (cited_turn_id / cited_character_id /
 -- cited_term_order) so the verbatim check can compare the value with that very row.
--- fct_turn_evidence unnests it; fct_turn_verdicts exports it. A table: both read it.
-{{ config(materialized='table') }}
+-- fct_turn_evidence unnests it; fct_turn_verdicts exports it. A view: computing the list
+-- twice (about a second per million turns) is cheaper than writing it to disk once.
+{{ config(materialized='view') }}
 
 {#-
     The citation plan, in citation order. Each entry cites one value: the source table and
