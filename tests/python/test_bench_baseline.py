@@ -28,6 +28,8 @@ sys.path.insert(0, os.path.join(ROOT, "bench"))
 import baseline  # noqa: E402
 import generate  # noqa: E402
 
+from python_udfs.contract import INPUT_COLUMNS  # noqa: E402
+
 ENDINGS = os.path.join(ROOT, "seeds", "honorific_endings.csv")
 FORMATS = ["jsonl", "csv", "parquet"]
 TABLES = ["chat_turn", "character_card", "topic_lexicon"]
@@ -66,33 +68,10 @@ def _digest(paths):
     return {t: hashlib.sha256(open(p, "rb").read()).hexdigest() for t, p in paths.items()}
 
 
+# SPEC §1 column order and types per table, from the shared contract and the baseline's types.
 TYPES = {
-    "chat_turn": {
-        "turn_id": "VARCHAR",
-        "session_id": "VARCHAR",
-        "character_id": "VARCHAR",
-        "model_id": "VARCHAR",
-        "created_at": "TIMESTAMP",
-        "prompt_id": "VARCHAR",
-        "user_message": "VARCHAR",
-        "reply_text": "VARCHAR",
-        "first_person": "VARCHAR",
-        "named_entities": "VARCHAR[]",
-        "honorific_level": "VARCHAR",
-        "user_asked_recall": "BOOLEAN",
-    },
-    "character_card": {
-        "character_id": "VARCHAR",
-        "name": "VARCHAR",
-        "persona": "VARCHAR",
-        "honorific_rule": "VARCHAR",
-        "first_person": "VARCHAR",
-        "canon_entities": "VARCHAR[]",
-        "forbidden_topics": "VARCHAR[]",
-        "entity_roles": "STRUCT(role VARCHAR, entity VARCHAR)[]",
-        "is_public": "BOOLEAN",
-    },
-    "topic_lexicon": {"term": "VARCHAR", "topic": "VARCHAR", "term_order": "BIGINT"},
+    table: {column: baseline.JSON_TYPES[column] for column in columns}
+    for table, columns in INPUT_COLUMNS.items()
 }
 JSON_SHAPE = {
     "VARCHAR[]": '["VARCHAR"]',
