@@ -29,17 +29,9 @@ def _load_kiwi():
 
 
 def _kiwi():
-    # One load even when the warm-up thread and a query ask at the same time.
+    # One load (about a second, holding the GIL) even when two queries ask at the same time.
     with _KIWI_LOCK:
         return _load_kiwi()
-
-
-def warm_up() -> threading.Thread:
-    """Load Kiwi's model (about two seconds) in the background, so that a build pays for it
-    while other models run rather than when the review queue first needs it."""
-    thread = threading.Thread(target=_kiwi, name="kiwi-warm-up", daemon=True)
-    thread.start()
-    return thread
 
 
 def final_endings(sentences: list[str | None]) -> list[dict[str, str | bool | None] | None]:

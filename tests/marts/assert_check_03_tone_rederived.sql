@@ -10,7 +10,9 @@ turns as (
     select * from {{ ref('stg_chat_logs__turns') }}
 ),
 
-rederived as (
+-- Materialised: otherwise the UDF call is inlined into the comparison below, once per
+-- mention of tone_rederived, and runs three times per row.
+rederived as materialized (
     select
         verdicts.turn_id,
         verdicts.rule_observed,

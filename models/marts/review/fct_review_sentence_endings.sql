@@ -3,13 +3,14 @@
 -- (EF) Kiwi finds. It suggests; it never decides a verdict. A table: it holds UDF results.
 {{ config(materialized='table') }}
 
--- It reads the verdict mart, not staging, so that it runs beside the tests at the end of a
--- build instead of holding a thread on the way to the verdicts.
+-- It reads the clean turns (every one of them gets a verdict), not the verdict mart: Kiwi
+-- holds Python's lock while it works, and early in a build that costs nothing, while the
+-- other thread runs long SQL; at the end it would stall the export.
 with turns as (
     select
         turn_id,
         reply_text
-    from {{ ref('fct_turn_verdicts') }}
+    from {{ ref('stg_chat_logs__turns') }}
     where
         {{ deterministic_sample(
             "turn_id || '" ~ var('review_sample_seed') ~ "'", var('ending_review_max_turns')
