@@ -3,9 +3,10 @@
 -- (EF) Kiwi finds. It suggests; it never decides a verdict. A table: it holds UDF results.
 {{ config(materialized='table') }}
 
--- It reads the clean turns (every one of them gets a verdict), not the verdict mart: Kiwi
--- holds Python's lock while it works, and early in a build that costs nothing, while the
--- other thread runs long SQL; at the end it would stall the export.
+-- It reads the clean turns and the register the rule gave each whole reply (so a reviewer
+-- sees whether a disagreement would flip it), not the verdict mart: Kiwi holds Python's lock
+-- while it works, which costs nothing while the other thread runs long SQL on the way to the
+-- verdicts, but would stall the export at the end of a build.
 with turns as (
     select
         turn_id,
@@ -15,6 +16,13 @@ with turns as (
         {{ deterministic_sample(
             "turn_id || '" ~ var('review_sample_seed') ~ "'", var('ending_review_max_turns')
         ) }}
+),
+
+toned as (
+    select
+        turn_id,
+        tone
+    from {{ ref('int_turns_toned') }}
 ),
 
 honorific_endings as (
@@ -114,6 +122,15 @@ suggested as (
         end as candidate_is_honorific,
         coalesce(analyser_is_honorific, false) <> rule_is_honorific as is_disagreement
     from compared
+),
+
+final_rows as (
+    select
+        suggested.*,
+        toned.tone as turn_tone
+    from suggested
+    inner join toned
+        on suggested.turn_id = toned.turn_id
 )
 
-select * from suggested
+select * from final_rows
