@@ -23,6 +23,12 @@ import pandas as pd
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 VERDICTS_TABLE = "marts.fct_turn_verdicts"
+# The user's message and the reply, for the conversation view: the verdict mart does not copy
+# the texts, staging holds them once.
+TEXTS_JOIN = (
+    " left join (select turn_id, user_message, reply_text from staging.stg_chat_logs__turns)"
+    " using (turn_id)"
+)
 FILTER_COLUMNS = ("model_id", "character_id", "session_id")
 
 
@@ -206,7 +212,7 @@ class Batch:
             select turn_id, verdict, summary, hedge, skipped_checks, model_id, character_id,
                    session_id, created_at, rule_expected, rule_observed, user_message,
                    reply_text
-            from {VERDICTS_TABLE}{where}
+            from {VERDICTS_TABLE}{TEXTS_JOIN}{where}
             order by created_at, turn_id
             limit ? offset ?
             """,
@@ -270,7 +276,7 @@ class Batch:
             f"""
             select turn_id, model_id, created_at, user_message, reply_text, verdict, summary,
                    hedge
-            from {VERDICTS_TABLE}
+            from {VERDICTS_TABLE}{TEXTS_JOIN}
             where session_id = ?
             order by created_at, turn_id
             limit ?

@@ -92,3 +92,16 @@
         {{ normalized }}
     {%- endif -%}
 {%- endmacro %}
+
+{#
+    The raw_<column> copies a base model drops once its violations are listed: every column
+    but the table's key. Each violation already carries the raw value it is about, and the
+    quarantine names a row by its raw key, so only raw_<key> stays; writing the other copies
+    doubled the cost of storing a base table.
+#}
+{% macro raw_values_not_kept(table_name) -%}
+    {%- set spec = input_contract()[table_name] -%}
+    {%- for column in spec.columns if column.name != spec.key -%}
+        raw_{{ column.name }}{{ ', ' if not loop.last }}
+    {%- endfor -%}
+{%- endmacro %}

@@ -106,9 +106,7 @@ final as (
                 lambda skipped: skipped is not null  -- noqa: RF02
             ) as varchar[]
         ) as skipped_checks,
-        cast(judged.tone as varchar) as tone,
-        cast(judged.user_message as varchar) as user_message,
-        cast(judged.reply_text as varchar) as reply_text
+        cast(judged.tone as varchar) as tone
     from judged
     inner join summaries
         on judged.turn_id = summaries.turn_id

@@ -297,6 +297,7 @@ def test_conversation_lists_the_public_characters_turns(page, demo: DbtResult) -
     )[0]
     turns = demo.rows(
         "select turn_id, verdict, reply_text from marts.fct_turn_verdicts "
+        "inner join staging.stg_chat_logs__turns using (turn_id, session_id, created_at) "
         f"where session_id = '{session['session_id']}' order by created_at, turn_id"
     )
     view = page.locator(".st-key-conversation")

@@ -5,19 +5,28 @@ with verdicts as (
     where verdict = '금지 소재 접촉'
 ),
 
-sampled as (
+turns as (
     select
         turn_id,
-        model_id,
-        character_id,
-        touched_term,
-        touched_topic,
-        reply_text,
-        summary,
+        reply_text
+    from {{ ref('stg_chat_logs__turns') }}
+),
+
+sampled as (
+    select
+        verdicts.turn_id,
+        verdicts.model_id,
+        verdicts.character_id,
+        verdicts.touched_term,
+        verdicts.touched_topic,
+        turns.reply_text,
+        verdicts.summary,
         row_number() over (
-            order by md5(turn_id || '{{ var("review_sample_seed") }}')
+            order by md5(verdicts.turn_id || '{{ var("review_sample_seed") }}')
         ) as sample_rank
     from verdicts
+    inner join turns
+        on verdicts.turn_id = turns.turn_id
 )
 
 select * from sampled

@@ -10,6 +10,13 @@ verdicts as (
     select * from {{ ref('fct_turn_verdicts') }}
 ),
 
+turns as (
+    select
+        turn_id,
+        reply_text
+    from {{ ref('stg_chat_logs__turns') }}
+),
+
 candidates as (
     select
         turn_id,
@@ -28,7 +35,7 @@ sampled as (
         verdicts.model_id,
         verdicts.character_id,
         verdicts.verdict,
-        verdicts.reply_text,
+        turns.reply_text,
         toned.hangul_sentence_count,
         toned.honorific_sentence_count,
         toned.honorific_eojeols,
@@ -40,6 +47,8 @@ sampled as (
     from toned
     inner join verdicts
         on toned.turn_id = verdicts.turn_id
+    inner join turns
+        on toned.turn_id = turns.turn_id
     left join candidates
         on toned.turn_id = candidates.turn_id
 )

@@ -24,7 +24,10 @@ checked as (
 )
 
 select
-    * exclude (_column_violations, is_duplicate_key),
+    * exclude (
+        _column_violations, is_duplicate_key,
+        {{ raw_values_not_kept('character_card') }}
+    ),
     list_concat(
         _column_violations,
         {{ collect_violations([

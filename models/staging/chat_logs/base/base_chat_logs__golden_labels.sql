@@ -31,7 +31,10 @@ checked as (
 )
 
 select
-    * exclude (_column_violations, is_duplicate_key, is_unknown_verdict),
+    * exclude (
+        _column_violations, is_duplicate_key, is_unknown_verdict,
+        {{ raw_values_not_kept('golden_labels') }}
+    ),
     list_concat(
         _column_violations,
         {{ collect_violations([

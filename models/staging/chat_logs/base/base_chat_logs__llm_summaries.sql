@@ -12,6 +12,9 @@ parsed as (
 )
 
 select
-    * exclude (_column_violations),
+    * exclude (
+        _column_violations,
+        {{ raw_values_not_kept('llm_summaries') }}
+    ),
     _column_violations as _violations
 from parsed

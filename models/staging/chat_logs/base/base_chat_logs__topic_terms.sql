@@ -23,7 +23,10 @@ checked as (
 )
 
 select
-    * exclude (_column_violations, is_duplicate_key),
+    * exclude (
+        _column_violations, is_duplicate_key,
+        {{ raw_values_not_kept('topic_lexicon') }}
+    ),
     list_concat(
         _column_violations,
         {{ collect_violations([

@@ -32,7 +32,10 @@ checked as (
 )
 
 select
-    * exclude (_column_violations, is_duplicate_key, is_unknown_character),
+    * exclude (
+        _column_violations, is_duplicate_key, is_unknown_character,
+        {{ raw_values_not_kept('chat_turn') }}
+    ),
     list_concat(
         _column_violations,
         {{ collect_violations([
