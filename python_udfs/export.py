@@ -17,7 +17,9 @@ import pyarrow as pa
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 SCHEMA_PATH = PROJECT_ROOT / "schemas" / "verdict.schema.json"
-BATCH_ROWS = 50_000
+# Small batches: each one's buffers are reused from the heap instead of freshly mapped and
+# faulted in (50,000-row batches, ~45 MB each, tripled the time spent in the kernel).
+BATCH_ROWS = 4_096
 
 
 def schema_fields(schema_path: Path = SCHEMA_PATH) -> list[str]:
