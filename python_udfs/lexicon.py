@@ -28,12 +28,25 @@ class LexiconMatcher:
 
     def match(self, text: str | None) -> list[int]:
         """Every term_order whose term occurs in text, ascending, each once."""
-        if self._empty or not text:
-            return []
-        found: set[int] = set()
-        for _, orders in self._automaton.iter(text):
-            found.update(orders)
-        return sorted(found)
+        return list(self.match_all([text])[0])
+
+    def match_all(self, texts: Sequence[str | None]) -> list[tuple[int, ...]]:
+        """match() for each text of a batch, in one tight loop: most replies hit nothing, so
+        the per-reply cost is the automaton's scan and little else."""
+        if self._empty:
+            return [()] * len(texts)
+        search = self._automaton.iter
+        found: list[tuple[int, ...]] = []
+        append = found.append
+        for text in texts:
+            hits = [orders for _, orders in search(text)] if text else []
+            if not hits:
+                append(())
+            elif len(hits) == 1:
+                append(hits[0])
+            else:
+                append(tuple(sorted(set().union(*hits))))
+        return found
 
 
 _MATCHERS: dict[str, LexiconMatcher] = {}

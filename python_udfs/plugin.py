@@ -65,7 +65,7 @@ def lexicon_match_udf(texts: pa.Array, handles: pa.Array) -> pa.Array:
     if len(texts) == 0:
         return pa.array([], type=pa.list_(pa.int64()))
     found = lexicon.matcher(handles[0].as_py())
-    return pa.array([found.match(text) for text in texts.to_pylist()], type=pa.list_(pa.int64()))
+    return pa.array(found.match_all(texts.to_pylist()), type=pa.list_(pa.int64()))
 
 
 FINAL_ENDING_TYPE = pa.struct(

@@ -1,14 +1,14 @@
--- SPEC §4: the rule-default one-line summary (one 존댓말 sentence naming the figures behind
--- the verdict) and the hedge (which comparison was skipped and why, or the honorific_level
--- note) for every turn.
+-- SPEC §4: every judged turn with its rule-default one-line summary (one 존댓말 sentence
+-- naming the figures behind the verdict) and hedge (which comparison was skipped and why, or
+-- the honorific_level note). It keeps the judged columns, so that fct_turn_verdicts reads one
+-- relation in one pass instead of joining a million summaries back to their turns.
 with judged as (
     select * from {{ ref('int_turns_judged') }}
 ),
 
 phrased as (
     select
-        turn_id,
-        verdict,
+        *,
         -- Pieces reused by several verdicts.
         '답장 ' || hangul_sentence_count || '문장 가운데 존댓말로 끝난 문장이 '
         || honorific_sentence_count || '개' as register_figures,
@@ -16,14 +16,13 @@ phrased as (
             when len(honorific_eojeols) > 0
                 then '(' || {{ quoted_list('list_slice(honorific_eojeols, 1, 2)') }} || ')'
             else ''
-        end as honorific_examples,
-        *
+        end as honorific_examples
     from judged
 ),
 
 summarised as (
     select
-        turn_id,
+        *,
         case verdict
             when '금지 소재 접촉'
                 then
@@ -122,8 +121,7 @@ summarised as (
 
 final as (
     select
-        turn_id,
-        summary,
+        * exclude (register_figures, honorific_examples, hedge_sentences),
         nullif({{ list_join('hedge_sentences', "' '") }}, '') as hedge
     from summarised
 )

@@ -6,16 +6,26 @@
     contract={'enforced': true},
 ) }}
 
-with judged as (
-    select * from {{ ref('int_turns_judged') }}
-),
-
-summaries as (
+-- Every judged turn with its summary and hedge: one relation, so that the evidence is
+-- computed in the same pass (turn_citations(), as int_turn_evidence does) with no join.
+with summarised as (
     select * from {{ ref('int_turn_summaries') }}
 ),
 
-turn_evidence as (
-    select * from {{ ref('int_turn_evidence') }}
+judged as (
+    select
+        *,
+        -- The export carries only the schema's fields; the cited keys stay in the marts.
+        list_transform(
+            {{ turn_citations() | indent(12) }},
+            lambda citation: {
+                'source': struct_extract(citation, 'source'),
+                'field': struct_extract(citation, 'field'),
+                'agg': struct_extract(citation, 'agg'),
+                'value': {{ citation_value_json('citation') }}
+            }
+        ) as evidence
+    from summarised
 ),
 
 rule_fingerprint as (
@@ -43,22 +53,6 @@ rejected_llm_summaries as (
     group by turn_id
 ),
 
-evidence_lists as (
-    select
-        turn_id,
-        -- The export carries only the schema's fields; the cited keys stay in the marts.
-        list_transform(
-            citations,
-            lambda citation: {
-                'source': struct_extract(citation, 'source'),
-                'field': struct_extract(citation, 'field'),
-                'agg': struct_extract(citation, 'agg'),
-                'value': {{ citation_value_json('citation') }}
-            }
-        ) as evidence
-    from turn_evidence
-),
-
 final as (
     select
         cast(judged.turn_id as varchar) as turn_id,
@@ -73,9 +67,9 @@ final as (
         cast(judged.touched_topic as varchar) as touched_topic,
         cast(judged.recall_target as varchar) as recall_target,
         cast(judged.recall_source_turn as varchar) as recall_source_turn,
-        evidence_lists.evidence,
-        cast(coalesce(chosen_llm_summaries.summary, summaries.summary) as varchar) as summary,
-        cast(summaries.hedge as varchar) as hedge,
+        judged.evidence,
+        cast(coalesce(chosen_llm_summaries.summary, judged.summary) as varchar) as summary,
+        cast(judged.hedge as varchar) as hedge,
         cast(
             case when chosen_llm_summaries.summary is not null then 'llm' else 'rule' end
             as varchar
@@ -108,10 +102,6 @@ final as (
         ) as skipped_checks,
         cast(judged.tone as varchar) as tone
     from judged
-    inner join summaries
-        on judged.turn_id = summaries.turn_id
-    inner join evidence_lists
-        on judged.turn_id = evidence_lists.turn_id
     left join chosen_llm_summaries
         on judged.turn_id = chosen_llm_summaries.turn_id
     left join rejected_llm_summaries

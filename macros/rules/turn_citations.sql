@@ -1,0 +1,95 @@
+{#
+    SPEC §4: a judged turn's evidence as one ordered list of citations: an expression over the
+    columns of int_turns_judged, row by row (no aggregation over millions of rows). Each
+    citation keeps the key of the row it quotes (cited_turn_id / cited_character_id /
+    cited_term_order) so the verbatim check can compare the value with that very row.
+    int_turn_evidence keeps the list per turn for fct_turn_evidence; fct_turn_verdicts
+    computes it again in the same pass as its other columns, cheaper than a join on turn_id.
+#}
+{% macro turn_citations() -%}
+{#-
+    The citation plan, in citation order. Each entry cites one value: the source table and
+    field, the expression giving the value, its JSON kind, which row it quotes (`key`: the
+    current turn, the recall source turn, the card, or the lexicon row), and when it applies;
+    `each` cites once per element of a list (each off-canon name). Every verdict starts with
+    the reply itself.
+-#}
+{%- set register = "verdict in ('설정대로 말함', '말투 어긋남')" -%}
+{%- set citations = [
+    {'source': 'chat_turn', 'field': 'reply_text',
+     'value': 'reply_text', 'key': 'turn', 'when': 'true'},
+
+    {'source': 'character_card', 'field': 'honorific_rule',
+     'value': 'honorific_rule', 'key': 'card', 'when': register},
+    {'source': 'chat_turn', 'field': 'first_person',
+     'value': 'first_person', 'key': 'turn', 'when': register},
+    {'source': 'character_card', 'field': 'first_person',
+     'value': 'card_first_person', 'key': 'card', 'when': register},
+
+    {'block': 30, 'source': 'chat_turn', 'field': 'named_entities', 'value': 'entity',
+     'key': 'turn', 'when': "verdict = '세계관 밖 고유명사'", 'each': 'off_canon_entities'},
+    {'source': 'character_card', 'field': 'canon_entities',
+     'agg': 'count', 'value': 'cast(canon_entity_count as varchar)', 'kind': 'number',
+     'key': 'card', 'when': "verdict = '세계관 밖 고유명사'"},
+
+    {'source': 'topic_lexicon', 'field': 'term',
+     'value': 'touched_term', 'key': 'term', 'when': "verdict = '금지 소재 접촉'"},
+    {'source': 'topic_lexicon', 'field': 'topic',
+     'value': 'touched_topic', 'key': 'term', 'when': "verdict = '금지 소재 접촉'"},
+    {'source': 'character_card', 'field': 'forbidden_topics',
+     'value': 'touched_topic', 'key': 'card', 'when': "verdict = '금지 소재 접촉'"},
+
+    {'source': 'chat_turn', 'field': 'user_asked_recall',
+     'value': 'cast(user_asked_recall as varchar)', 'kind': 'boolean', 'key': 'turn',
+     'when': "verdict = '앞 회차를 기억 못 함'"},
+    {'source': 'chat_turn', 'field': 'user_message',
+     'value': 'user_message', 'key': 'turn', 'when': "verdict = '앞 회차를 기억 못 함'"},
+    {'source': 'character_card', 'field': 'entity_roles',
+     'value': 'asked_role', 'key': 'card', 'when': "verdict = '앞 회차를 기억 못 함'"},
+    {'source': 'chat_turn', 'field': 'turn_id',
+     'value': 'recall_source_turn', 'key': 'source_turn', 'when': "verdict = '앞 회차를 기억 못 함'"},
+    {'source': 'chat_turn', 'field': 'named_entities',
+     'value': 'recall_target', 'key': 'source_turn', 'when': "verdict = '앞 회차를 기억 못 함'"},
+    {'source': 'chat_turn', 'field': 'reply_text',
+     'value': 'reply_text', 'key': 'turn', 'when': "verdict = '앞 회차를 기억 못 함'"},
+
+    {'source': 'chat_turn', 'field': 'named_entities',
+     'value': 'null', 'key': 'turn', 'when': "off_canon_status = 'skipped'"},
+    {'source': 'chat_turn', 'field': 'first_person',
+     'value': 'null', 'key': 'turn', 'when': 'first_person is null and not ' ~ register},
+    {'source': 'character_card', 'field': 'first_person',
+     'value': 'null', 'key': 'card',
+     'when': 'first_person is not null and card_first_person is null and not ' ~ register},
+    {'source': 'chat_turn', 'field': 'user_message',
+     'value': 'user_message', 'key': 'turn', 'when': "recall_status = 'skipped'"},
+    {'source': 'character_card', 'field': 'entity_roles',
+     'agg': 'count', 'value': 'cast(' ~ list_length('entity_roles') ~ ' as varchar)',
+     'kind': 'number', 'key': 'card', 'when': "recall_reason = 'recall_role_not_in_message'"},
+] -%}
+{%- set keys = {
+    'turn': ('turn_id', 'null', 'null'),
+    'source_turn': ('recall_source_turn', 'null', 'null'),
+    'card': ('null', 'character_id', 'null'),
+    'term': ('null', 'null', 'touched_term_order'),
+} %}
+flatten([
+    {%- for citation in citations %}
+        {%- set cited_turn, cited_character, cited_term = keys[citation.key] %}
+        {%- set element = citation_struct(
+            citation.source, citation.field, citation.get('agg'), citation.value,
+            citation.get('kind', 'text'), cited_turn, cited_character, cited_term
+        ) %}
+        case
+            when {{ citation.when }}
+                {%- if citation.each %}
+                    then list_transform(
+                        {{ citation.each }}, lambda entity: {{ element }}
+                    )
+                {%- else %}
+                    then [{{ element }}]
+                {%- endif %}
+            else []
+        end{{ ',' if not loop.last }}
+    {%- endfor %}
+])
+{%- endmacro %}
