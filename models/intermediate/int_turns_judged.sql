@@ -38,16 +38,12 @@ joined as (
         turns.first_person,
         turns.named_entities,
         turns.honorific_level,
-        character_cards.name as character_name,
-        character_cards.persona,
         character_cards.honorific_rule,
         character_cards.first_person as card_first_person,
         character_cards.entity_roles,
-        toned.sentence_count,
         toned.hangul_sentence_count,
         toned.honorific_sentence_count,
         toned.honorific_eojeols,
-        toned.plain_eojeols,
         toned.tone,
         canon_checked.canon_entity_count,
         canon_checked.off_canon_entities,
@@ -139,4 +135,5 @@ judged as (
     from checked
 )
 
-select * from judged
+-- The working columns of the recall check are summed up by recall_status / recall_reason.
+select * exclude (is_recall_asked, recall_skip_reason) from judged
