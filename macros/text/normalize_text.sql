@@ -24,3 +24,9 @@
         {{ expression }}, '^[{{ whitespace_class() }}]+|[{{ whitespace_class() }}]+$', '', 'g'
     )
 {%- endmacro %}
+
+{# Whether a text holds anything but whitespace_class() (its trimmed form is not ''): one
+   regex test instead of trimming a copy only to compare it with ''. Null gives null. #}
+{% macro has_text(expression) -%}
+    regexp_matches({{ expression }}, '[^{{ whitespace_class() }}]')
+{%- endmacro %}

@@ -30,7 +30,7 @@ sentences as (
         turn_id,
         list_filter(
             {{ split_sentences('reply_text') }},
-            lambda piece: {{ trim_whitespace('piece') }} <> ''
+            lambda piece: {{ has_text('piece') }}
         ) as sentences
     from turns
 ),

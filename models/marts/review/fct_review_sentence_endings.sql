@@ -51,7 +51,7 @@ eojeols as (
         {{ trim_whitespace('raw_sentence') }} as sentence,
         {{ last_hangul_eojeol('raw_sentence') }} as last_eojeol
     from sentences
-    where {{ trim_whitespace('raw_sentence') }} <> ''
+    where {{ has_text('raw_sentence') }}
 ),
 
 rule_matches as (
