@@ -25,7 +25,11 @@ _KIWI_LOCK = threading.Lock()
 def _load_kiwi():
     from kiwipiepy import Kiwi
 
-    return Kiwi()
+    # Without the typo and multi-word dictionaries, which no final ending depends on: loading
+    # and the first analysis then take 0.7 s instead of 2 s, and Kiwi holds Python's lock all
+    # that time, stalling every other dbt thread. The endings found are the same (checked on
+    # 4,731 sentences of a million-turn build).
+    return Kiwi(load_typo_dict=False, load_multi_dict=False)
 
 
 def _kiwi():
