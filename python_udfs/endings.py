@@ -33,9 +33,20 @@ def _load_kiwi():
 
 
 def _kiwi():
-    # One load (about a second, holding the GIL) even when two queries ask at the same time.
+    # One load even when two queries ask at the same time.
     with _KIWI_LOCK:
         return _load_kiwi()
+
+
+def warm_up() -> threading.Thread:
+    """Load Kiwi and run its first analysis (which builds its caches) in the background.
+    Both hold Python's lock for about 0.7 s, so the build starts this while a long query runs
+    (base_chat_logs__turns' parse), when no other dbt thread has Python work to do."""
+    thread = threading.Thread(
+        target=lambda: list(_kiwi().tokenize(["준비됐어요."])), name="kiwi-warm-up", daemon=True
+    )
+    thread.start()
+    return thread
 
 
 def final_endings(sentences: list[str | None]) -> list[dict[str, str | bool | None] | None]:

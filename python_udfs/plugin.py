@@ -78,6 +78,12 @@ def final_ending_udf(sentences: pa.Array) -> pa.Array:
     return pa.array(endings.final_endings(sentences.to_pylist()), type=FINAL_ENDING_TYPE)
 
 
+def warm_up_analyser_udf() -> str:
+    """ck_warm_up_analyser(): start loading Kiwi in the background; returns at once."""
+    endings.warm_up()
+    return "started"
+
+
 def ensure_parent_dir_udf(path: str) -> str:
     """Create the folder an export goes to; returns the path."""
     Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -123,6 +129,9 @@ class Plugin(BasePlugin):
             ["VARCHAR"],
             "VARCHAR",
             side_effects=True,
+        )
+        conn.create_function(
+            "ck_warm_up_analyser", warm_up_analyser_udf, [], "VARCHAR", side_effects=True
         )
         conn.create_function(
             "ck_tone",

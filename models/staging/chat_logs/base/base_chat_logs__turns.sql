@@ -1,5 +1,10 @@
 -- A table, not a view: the input file is parsed once, then read by staging and the quarantine.
-{{ config(materialized='table') }}
+-- The pre-hook starts loading Kiwi (for fct_review_sentence_endings) in the background: it
+-- holds Python's lock for a moment, which costs nothing while this long parse runs in DuckDB.
+{{ config(
+    materialized='table',
+    pre_hook="select ck_warm_up_analyser()",
+) }}
 
 with source as (
     select * from {{ source('chat_logs', 'chat_turn') }}
