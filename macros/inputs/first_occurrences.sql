@@ -14,11 +14,19 @@
     having count(*) > 1
 {%- endmacro %}
 
-{# Whether a row of `alias` is a later occurrence of a key listed by first_occurrences(). #}
-{% macro is_later_occurrence(alias, duplicates_alias) -%}
-    (
-        {{ duplicates_alias }}.duplicated_key is not null
-        and {'source_file': {{ alias }}._source_file, 'source_row': {{ alias }}._source_row}
-        <> {{ duplicates_alias }}.first_occurrence
+{#
+    Whether a row of `alias` is a later occurrence of a key listed by first_occurrences() in
+    `duplicates` (the CTE's name), as an EXISTS test: DuckDB then always builds its hash table
+    on the few duplicated keys. A left join to them let the optimiser build it on the whole
+    input instead, which ran out of memory at four million turns.
+#}
+{% macro is_later_occurrence(alias, duplicates, key) -%}
+    exists (
+        select 1
+        from {{ duplicates }}
+        where
+            {{ duplicates }}.duplicated_key = {{ alias }}.{{ key }}
+            and {{ duplicates }}.first_occurrence
+            <> {'source_file': {{ alias }}._source_file, 'source_row': {{ alias }}._source_row}
     )
 {%- endmacro %}

@@ -1,12 +1,12 @@
 {#
     Turn the raw input rows of `relation` (all text) into typed, normalised columns by the
-    contract's kinds, keeping every raw value as raw_<column> for the quarantine and listing
-    the row's column-level contract violations in _column_violations (a list of
-    {column_name, reason_code, raw_value}). Each value is normalised once, then parsed once,
+    contract's kinds, keeping the raw key (and the raw_kept columns) as raw_<column> for the
+    quarantine and listing the row's column-level contract violations in _column_violations
+    (a list of {column_name, reason_code, raw_value}). Each value is normalised once, then parsed once,
     then checked. Table-level checks (duplicates, unknown keys, enums) are added by each base
     model.
 #}
-{% macro parse_input(table_name, relation) -%}
+{% macro parse_input(table_name, relation, raw_kept=[]) -%}
     {%- set spec = input_contract()[table_name] -%}
     {%- set checks = [{
         'condition': '_parse_error is not null',
@@ -41,14 +41,19 @@
             }) -%}
         {%- endif -%}
     {%- endfor -%}
+    {#- The raw copies not kept: every column's but the key's and those raw_kept names (the
+        raw values the base model's own checks quote). Each violation already carries the raw
+        value it is about; a second copy of every column doubled the cost of storing a base
+        table. #}
+    {%- set dropped = ['_parse_error', '_raw_line'] -%}
+    {%- for column in spec.columns -%}
+        {%- do dropped.append('_normal_' ~ column.name) -%}
+        {%- if column.name != spec.key and column.name not in raw_kept -%}
+            {%- do dropped.append('raw_' ~ column.name) -%}
+        {%- endif -%}
+    {%- endfor %}
     select
-        * exclude (
-            _parse_error,
-            _raw_line,
-            {%- for column in spec.columns %}
-                _normal_{{ column.name }}{{ ',' if not loop.last }}
-            {%- endfor %}
-        ),
+        * exclude ({{ dropped | join(', ') }}),
         {{ collect_violations(checks) }} as _column_violations
     from (
         select
@@ -93,15 +98,3 @@
     {%- endif -%}
 {%- endmacro %}
 
-{#
-    The raw_<column> copies a base model drops once its violations are listed: every column
-    but the table's key. Each violation already carries the raw value it is about, and the
-    quarantine names a row by its raw key, so only raw_<key> stays; writing the other copies
-    doubled the cost of storing a base table.
-#}
-{% macro raw_values_not_kept(table_name) -%}
-    {%- set spec = input_contract()[table_name] -%}
-    {%- for column in spec.columns if column.name != spec.key -%}
-        raw_{{ column.name }}{{ ', ' if not loop.last }}
-    {%- endfor -%}
-{%- endmacro %}

@@ -2,12 +2,22 @@
 -- part of rule_observed (seed 000 check 3). The model derives tone in SQL, so a bug in either
 -- implementation shows up here. honorific_level is never consulted. Above
 -- var('recheck_max_turns') turns, a deterministic sample is re-derived.
+-- Both sides are sampled before the join, so that it never holds every reply in memory.
 with verdicts as (
-    select * from {{ ref('fct_turn_verdicts') }}
+    select
+        turn_id,
+        rule_observed
+    from {{ ref('fct_turn_verdicts') }}
+    where {{ recheck_sample('turn_id') }}
 ),
 
 turns as (
-    select * from {{ ref('stg_chat_logs__turns') }}
+    select
+        turn_id,
+        reply_text,
+        first_person
+    from {{ ref('stg_chat_logs__turns') }}
+    where {{ recheck_sample('turn_id') }}
 ),
 
 -- Materialised: otherwise the UDF call is inlined into the comparison below, once per
@@ -21,7 +31,6 @@ rederived as materialized (
     from verdicts
     inner join turns
         on verdicts.turn_id = turns.turn_id
-    where {{ recheck_sample('verdicts.turn_id') }}
 )
 
 select

@@ -6,7 +6,7 @@ with source as (
 ),
 
 parsed as materialized (
-    {{ parse_input('character_card', 'source') }}
+    {{ parse_input('character_card', 'source', raw_kept=['honorific_rule']) }}
 ),
 
 duplicates as (
@@ -17,17 +17,12 @@ checked as (
     select
         parsed.*,
         -- The first row of a character_id (in file order) is kept; later ones are quarantined.
-        {{ is_later_occurrence('parsed', 'duplicates') }} as is_duplicate_key
+        {{ is_later_occurrence('parsed', 'duplicates', 'character_id') }} as is_duplicate_key
     from parsed
-    left join duplicates
-        on parsed.character_id = duplicates.duplicated_key
 )
 
 select
-    * exclude (
-        _column_violations, is_duplicate_key,
-        {{ raw_values_not_kept('character_card') }}
-    ),
+    * exclude (_column_violations, is_duplicate_key),
     list_concat(
         _column_violations,
         {{ collect_violations([

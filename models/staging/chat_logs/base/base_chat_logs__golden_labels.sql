@@ -10,7 +10,7 @@ verdict_words as (
 ),
 
 parsed as materialized (
-    {{ parse_input('golden_labels', 'source') }}
+    {{ parse_input('golden_labels', 'source', raw_kept=['expected_verdict']) }}
 ),
 
 duplicates as (
@@ -20,21 +20,16 @@ duplicates as (
 checked as (
     select
         parsed.*,
-        {{ is_later_occurrence('parsed', 'duplicates') }} as is_duplicate_key,
+        {{ is_later_occurrence('parsed', 'duplicates', 'turn_id') }} as is_duplicate_key,
         parsed.expected_verdict is not null
         and verdict_words.verdict is null as is_unknown_verdict
     from parsed
-    left join duplicates
-        on parsed.turn_id = duplicates.duplicated_key
     left join verdict_words
         on parsed.expected_verdict = verdict_words.verdict
 )
 
 select
-    * exclude (
-        _column_violations, is_duplicate_key, is_unknown_verdict,
-        {{ raw_values_not_kept('golden_labels') }}
-    ),
+    * exclude (_column_violations, is_duplicate_key, is_unknown_verdict),
     list_concat(
         _column_violations,
         {{ collect_violations([

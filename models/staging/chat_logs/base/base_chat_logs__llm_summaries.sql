@@ -12,9 +12,6 @@ parsed as (
 )
 
 select
-    * exclude (
-        _column_violations,
-        {{ raw_values_not_kept('llm_summaries') }}
-    ),
+    * exclude (_column_violations),
     _column_violations as _violations
 from parsed

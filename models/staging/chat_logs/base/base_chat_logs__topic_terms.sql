@@ -16,17 +16,12 @@ duplicates as (
 checked as (
     select
         parsed.*,
-        {{ is_later_occurrence('parsed', 'duplicates') }} as is_duplicate_key
+        {{ is_later_occurrence('parsed', 'duplicates', 'term_order') }} as is_duplicate_key
     from parsed
-    left join duplicates
-        on parsed.term_order = duplicates.duplicated_key
 )
 
 select
-    * exclude (
-        _column_violations, is_duplicate_key,
-        {{ raw_values_not_kept('topic_lexicon') }}
-    ),
+    * exclude (_column_violations, is_duplicate_key),
     list_concat(
         _column_violations,
         {{ collect_violations([

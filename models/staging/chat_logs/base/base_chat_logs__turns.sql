@@ -15,7 +15,7 @@ character_cards as (
 ),
 
 parsed as materialized (
-    {{ parse_input('chat_turn', 'source') }}
+    {{ parse_input('chat_turn', 'source', raw_kept=['character_id']) }}
 ),
 
 duplicates as (
@@ -25,22 +25,21 @@ duplicates as (
 checked as (
     select
         parsed.*,
-        {{ is_later_occurrence('parsed', 'duplicates') }} as is_duplicate_key,
-        -- A turn whose card was quarantined is quarantined too: it cannot be judged.
+        {{ is_later_occurrence('parsed', 'duplicates', 'turn_id') }} as is_duplicate_key,
+        -- A turn whose card was quarantined is quarantined too: it cannot be judged. Tests
+        -- rather than joins, so the hash tables are built on the cards and the duplicates,
+        -- never on the turns.
         parsed.character_id is not null
-        and character_cards.character_id is null as is_unknown_character
+        and not exists (
+            select 1
+            from character_cards
+            where character_cards.character_id = parsed.character_id
+        ) as is_unknown_character
     from parsed
-    left join duplicates
-        on parsed.turn_id = duplicates.duplicated_key
-    left join character_cards
-        on parsed.character_id = character_cards.character_id
 )
 
 select
-    * exclude (
-        _column_violations, is_duplicate_key, is_unknown_character,
-        {{ raw_values_not_kept('chat_turn') }}
-    ),
+    * exclude (_column_violations, is_duplicate_key, is_unknown_character),
     list_concat(
         _column_violations,
         {{ collect_violations([
