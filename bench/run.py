@@ -41,16 +41,6 @@ DBT = os.path.join(ROOT, ".venv", "bin", "dbt")
 OUT = os.path.join(BENCH, "out")
 GNU_TIME = "/usr/bin/time"
 TABLES = ("chat_turn", "character_card", "topic_lexicon")
-VERDICT_FIELDS = [
-    "verdict",
-    "rule_expected",
-    "rule_observed",
-    "off_canon_entities",
-    "touched_term",
-    "touched_topic",
-    "recall_target",
-    "recall_source_turn",
-]
 OK_STATUSES = {"success", "pass", "warn", "no-op"}
 LEXICON_MODEL = "models/intermediate/int_turns_matched_to_lexicon.sql"
 
@@ -342,9 +332,14 @@ def run_baseline(paths: dict, work: str) -> dict:
 def compare_verdicts(db: str, baseline_parquet: str, chat_turn: str, sample: int = 12) -> dict:
     import duckdb
 
+    sys.path.insert(0, BENCH)
+    import baseline
+
+    # The verdict fields the baseline writes (the key and its working tone column aside).
+    verdict_fields = [f for f in baseline.RESULT_FIELDS if f not in ("turn_id", "tone")]
     con = duckdb.connect(db, read_only=True)
     bp = baseline_parquet.replace("'", "''")
-    cols = ", ".join(["turn_id", *VERDICT_FIELDS])
+    cols = ", ".join(["turn_id", *verdict_fields])
     con.execute(f"create temp table d as select {cols} from marts.fct_turn_verdicts")
     con.execute(f"create temp table b as select {cols} from read_parquet('{bp}')")
     counts = con.execute("select (select count(*) from d), (select count(*) from b)").fetchone()
@@ -354,7 +349,7 @@ def compare_verdicts(db: str, baseline_parquet: str, chat_turn: str, sample: int
         " null as dbt_value, null as baseline_value"
         " from d full join b using (turn_id) where d.turn_id is null or b.turn_id is null"
     ]
-    for f in VERDICT_FIELDS:
+    for f in verdict_fields:
         parts.append(
             f"select turn_id, '{f}', cast(d.{f} as varchar), cast(b.{f} as varchar)"
             f" from d join b using (turn_id) where d.{f} is distinct from b.{f}"
@@ -720,10 +715,7 @@ def median_run(runs: list[dict], key: str = "wall_s") -> dict:
     chosen = dict(ordered[(len(ordered) - 1) // 2])
     chosen["repeats"] = [round(run[key], 2) for run in runs]
     chosen["peak_mb"] = max(run["peak_mb"] for run in runs)
-    if "db" in runs[-1]:
-        chosen["db"], chosen["target"] = runs[-1]["db"], runs[-1]["target"]
-    if "parquet" in runs[-1]:
-        chosen["parquet"] = runs[-1]["parquet"]
+    chosen.update({k: runs[-1][k] for k in ("db", "target", "parquet") if k in runs[-1]})
     return chosen
 
 

@@ -101,7 +101,6 @@ GC_THRESHOLDS = (100_000, 50, 100)
 class Plugin(BasePlugin):
     def initialize(self, plugin_config: dict[str, Any]) -> None:
         self.project_root = str(PROJECT_ROOT)
-        self._frozen = False
         gc.set_threshold(*GC_THRESHOLDS)
 
     def update_connection_config(self, creds: Any, config: dict[str, Any]) -> None:
@@ -119,9 +118,8 @@ class Plugin(BasePlugin):
 
     def configure_connection(self, conn: Any) -> None:
         # The first connection opens after parsing: the manifest is built by now.
-        if not self._frozen:
+        if not gc.get_freeze_count():
             gc.freeze()
-            self._frozen = True
         self._configure_session(conn)
         conn.create_function(
             "ck_ensure_parent_dir",

@@ -2,7 +2,7 @@
     For each key value that occurs more than once in `relation`, the (_source_file,
     _source_row) of its first occurrence in file order: every other row with that key is a
     duplicate to quarantine. Aggregating keys is far cheaper than a window that sorts whole
-    rows, and only duplicated keys come out, so the join back is small.
+    rows, and only duplicated keys come out, so is_later_occurrence() tests against few.
 #}
 {% macro first_occurrences(relation, key) -%}
     select
