@@ -5,8 +5,11 @@
     cited_term_order) so the verbatim check can compare the value with that very row.
     int_turn_evidence keeps the list per turn for fct_turn_evidence; fct_turn_verdicts
     computes it again in the same pass as its other columns, cheaper than a join on turn_id.
+    `shape`: 'keyed' (citation_struct: the value as text, its kind and the cited keys) or
+    'export' (export_citation_struct: the output schema's source / field / agg / value, the
+    value already JSON), so the verdict mart builds its list without reshaping every element.
 #}
-{% macro turn_citations() -%}
+{% macro turn_citations(shape='keyed') -%}
 {#-
     The citation plan, in citation order. Each entry cites one value: the source table and
     field, the expression giving the value, its JSON kind, which row it quotes (`key`: the
@@ -75,10 +78,17 @@
 flatten([
     {%- for citation in citations %}
         {%- set cited_turn, cited_character, cited_term = keys[citation.key] %}
-        {%- set element = citation_struct(
-            citation.source, citation.field, citation.get('agg'), citation.value,
-            citation.get('kind', 'text'), cited_turn, cited_character, cited_term
-        ) %}
+        {%- if shape == 'export' %}
+            {%- set element = export_citation_struct(
+                citation.source, citation.field, citation.get('agg'), citation.value,
+                citation.get('kind', 'text')
+            ) %}
+        {%- else %}
+            {%- set element = citation_struct(
+                citation.source, citation.field, citation.get('agg'), citation.value,
+                citation.get('kind', 'text'), cited_turn, cited_character, cited_term
+            ) %}
+        {%- endif %}
         case
             when {{ citation.when }}
                 {%- if citation.each %}

@@ -6,6 +6,21 @@ with judged as (
     select * from {{ ref('int_turns_judged') }}
 ),
 
+character_cards as (
+    select * from {{ ref('stg_chat_logs__character_cards') }}
+),
+
+-- The card's entity_roles (for the recall hedge and its citation) come from the card itself,
+-- a join with a few dozen rows, rather than a copy on every one of millions of judged turns.
+with_roles as (
+    select
+        judged.*,
+        character_cards.entity_roles
+    from judged
+    inner join character_cards
+        on judged.character_id = character_cards.character_id
+),
+
 phrased as (
     select
         *,
@@ -17,7 +32,7 @@ phrased as (
                 then '(' || {{ quoted_list('list_slice(honorific_eojeols, 1, 2)') }} || ')'
             else ''
         end as honorific_examples
-    from judged
+    from with_roles
 ),
 
 summarised as (

@@ -40,7 +40,6 @@ joined as (
         turns.honorific_level,
         character_cards.honorific_rule,
         character_cards.first_person as card_first_person,
-        character_cards.entity_roles,
         toned.hangul_sentence_count,
         toned.honorific_sentence_count,
         toned.honorific_eojeols,

@@ -15,16 +15,9 @@ with summarised as (
 judged as (
     select
         *,
-        -- The export carries only the schema's fields; the cited keys stay in the marts.
-        list_transform(
-            {{ turn_citations() | indent(12) }},
-            lambda citation: {
-                'source': struct_extract(citation, 'source'),
-                'field': struct_extract(citation, 'field'),
-                'agg': struct_extract(citation, 'agg'),
-                'value': {{ citation_value_json('citation') }}
-            }
-        ) as evidence
+        -- The output schema's shape: the values as JSON, without the cited keys (those stay
+        -- in fct_turn_evidence).
+        {{ turn_citations('export') | indent(8) }} as evidence
     from summarised
 ),
 
