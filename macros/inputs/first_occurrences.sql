@@ -16,17 +16,23 @@
 
 {#
     Whether a row of `alias` is a later occurrence of a key listed by first_occurrences() in
-    `duplicates` (the CTE's name), as an EXISTS test: DuckDB then always builds its hash table
-    on the few duplicated keys. A left join to them let the optimiser build it on the whole
-    input instead, which ran out of memory at four million turns.
+    `duplicates` (the CTE's name): its key is duplicated, and its own (_source_file,
+    _source_row) is not the first occurrence of any duplicated key (a row's position is
+    unique, so that is its own key's first occurrence). Two uncorrelated IN tests: DuckDB
+    builds both hash tables on the few duplicated keys. A correlated EXISTS made it first
+    deduplicate every input row's (key, file, row), and a left join let the optimiser build
+    its hash table on the whole input, which ran out of memory at four million turns.
 #}
 {% macro is_later_occurrence(alias, duplicates, key) -%}
-    exists (
-        select 1
-        from {{ duplicates }}
-        where
-            {{ duplicates }}.duplicated_key = {{ alias }}.{{ key }}
-            and {{ duplicates }}.first_occurrence
-            <> {'source_file': {{ alias }}._source_file, 'source_row': {{ alias }}._source_row}
+    (
+        coalesce(
+            {{ alias }}.{{ key }} in (select {{ duplicates }}.duplicated_key from {{ duplicates }}),
+            false
+        )
+        and not coalesce(
+            {'source_file': {{ alias }}._source_file, 'source_row': {{ alias }}._source_row}
+            in (select {{ duplicates }}.first_occurrence from {{ duplicates }}),
+            false
+        )
     )
 {%- endmacro %}
