@@ -1,4 +1,5 @@
-"""The verbatim and field-name checks are proven able to fail on a damaged copy of the mart."""
+"""The verbatim, field-name and null-handling checks are proven able to fail on a damaged copy of
+the marts."""
 
 from __future__ import annotations
 
@@ -26,12 +27,13 @@ def damage_and_test(built, tmp_path, statement, test_name):
     )
 
 
-def test_undamaged_mart_passes_both_checks(built, tmp_path):
+def test_undamaged_marts_pass_the_checks(built, tmp_path):
     copy = copy_database(built, tmp_path / "intact.duckdb")
     result = run_dbt(
         [
             "test",
             "--select",
+            "assert_check_07_null_handling",
             "assert_check_08_evidence_fields_exist",
             "assert_check_09_evidence_values_verbatim",
         ],
@@ -66,3 +68,33 @@ def test_an_invented_field_fails_the_field_name_check(built, tmp_path):
     )
     assert result.returncode != 0
     assert "Got 1 result" in result.output
+
+
+@pytest.mark.parametrize(
+    ("statement", "what"),
+    [
+        (
+            # T-004631 has no named_entities: its off_canon check must stay skipped.
+            "update marts.fct_turn_checks set status = 'pass', reason_code = null "
+            "where turn_id = 'T-004631' and check_name = 'off_canon' returning 1",
+            "null names not skipped",
+        ),
+        (
+            # T-004450 has named_entities: its off_canon check must not be skipped.
+            "update marts.fct_turn_checks set status = 'skipped', "
+            "reason_code = 'named_entities_null' "
+            "where turn_id = 'T-004450' and check_name = 'off_canon' returning 1",
+            "skipped with names",
+        ),
+        (
+            # T-004450 has no first_person: the hedge must say the comparison was skipped.
+            "update marts.fct_turn_verdicts set hedge = null "
+            "where turn_id = 'T-004450' returning 1",
+            "first_person null not hedged",
+        ),
+    ],
+)
+def test_a_broken_null_rule_fails_the_null_handling_check(built, tmp_path, statement, what):
+    result = damage_and_test(built, tmp_path, statement, "assert_check_07_null_handling")
+    assert result.returncode != 0, what
+    assert "Got 1 result" in result.output, what
