@@ -15,52 +15,45 @@ character_cards as (
     select * from {{ ref('stg_chat_logs__character_cards') }}
 ),
 
-positioned as (
-    select
-        *,
-        row_number() over (partition by session_id order by created_at, turn_id) as position
-    from turns
-),
-
+-- A turn's place in its session, as the (created_at, turn_id) pair that orders the session;
+-- comparing pairs needs no window over every turn.
 mentions as (
     select
         session_id,
-        turn_id,
-        position,
+        { 'created_at': created_at, 'turn_id': turn_id } as place,
         unnest(named_entities) as entity
-    from positioned
+    from turns
 ),
 
 first_mentions as (
     select
         session_id,
         entity,
-        min(position) as first_position,
-        arg_min(turn_id, position) as first_turn_id
+        min(place) as first_place
     from mentions
     group by session_id, entity
 ),
 
 asked as (
     select
-        positioned.turn_id,
-        positioned.session_id,
-        positioned.position,
-        positioned.reply_text,
+        turns.turn_id,
+        turns.session_id,
+        turns.reply_text,
+        { 'created_at': turns.created_at, 'turn_id': turns.turn_id } as place,
         struct_extract(
             list_filter(
                 character_cards.entity_roles,
                 -- entry is the lambda's parameter, not a column.
                 lambda entry: contains(
-                    positioned.user_message, struct_extract(entry, 'role')  -- noqa: RF02
+                    turns.user_message, struct_extract(entry, 'role')  -- noqa: RF02
                 )
             )[1],
             'entity'
         ) as asked_entity
-    from positioned
+    from turns
     inner join character_cards
-        on positioned.character_id = character_cards.character_id
-    where coalesce(positioned.user_asked_recall, false)
+        on turns.character_id = character_cards.character_id
+    where coalesce(turns.user_asked_recall, false)
 ),
 
 recomputed as (
@@ -68,15 +61,15 @@ recomputed as (
         asked.turn_id,
         case
             when
-                first_mentions.first_position < asked.position
+                first_mentions.first_place < asked.place
                 and not contains(asked.reply_text, asked.asked_entity)
                 then asked.asked_entity
         end as recall_target,
         case
             when
-                first_mentions.first_position < asked.position
+                first_mentions.first_place < asked.place
                 and not contains(asked.reply_text, asked.asked_entity)
-                then first_mentions.first_turn_id
+                then struct_extract(first_mentions.first_place, 'turn_id')
         end as recall_source_turn
     from asked
     left join first_mentions

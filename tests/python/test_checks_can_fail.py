@@ -1,5 +1,5 @@
-"""The verbatim, field-name and null-handling checks are proven able to fail on a damaged copy of
-the marts."""
+"""The recall, null-handling, field-name and verbatim checks are proven able to fail on a damaged
+copy of the marts."""
 
 from __future__ import annotations
 
@@ -33,6 +33,7 @@ def test_undamaged_marts_pass_the_checks(built, tmp_path):
         [
             "test",
             "--select",
+            "assert_check_06_recall_recomputed",
             "assert_check_07_null_handling",
             "assert_check_08_evidence_fields_exist",
             "assert_check_09_evidence_values_verbatim",
@@ -98,3 +99,16 @@ def test_a_broken_null_rule_fails_the_null_handling_check(built, tmp_path, state
     result = damage_and_test(built, tmp_path, statement, "assert_check_07_null_handling")
     assert result.returncode != 0, what
     assert "Got 1 result" in result.output, what
+
+
+def test_an_invented_recall_target_fails_the_recall_check(built, tmp_path):
+    # T-004450's user did not ask about an earlier turn: it has no recall target.
+    result = damage_and_test(
+        built,
+        tmp_path,
+        "update marts.fct_turn_verdicts set recall_target = '하늘', "
+        "recall_source_turn = 'T-004449' where turn_id = 'T-004450' returning 1",
+        "assert_check_06_recall_recomputed",
+    )
+    assert result.returncode != 0
+    assert "Got 1 result" in result.output
