@@ -2,16 +2,14 @@
 -- the row is found by the key kept with the citation; a scalar column must equal the value as
 -- text, a list column must hold it as an element (entity_roles: as a role or an entity), and
 -- agg = 'count' must equal the list's length. The column list is read from the catalog.
-with evidence as (
-    select * from {{ ref('fct_turn_evidence') }}
-),
-
+{#- Each branch reads the evidence table itself, filtered to its source: a CTE read by
+    all three would be materialised, millions of rows copied once more. #}
 {% set sources = evidence_source_models() %}
 {% set keys = {'chat_turn': ('turn_id', 'cited_turn_id'),
                'character_card': ('character_id', 'cited_character_id'),
                'topic_lexicon': ('term_order', 'cited_term_order')} %}
 
-compared as (
+with compared as (
     {%- for source, relation in sources.items() %}
         {%- set key, cited_key = keys[source] %}
         select
@@ -23,7 +21,7 @@ compared as (
             evidence.value,
             cited.{{ key }} is not null as is_row_found,
             {{ evidence_field_matches(relation, 'evidence') }} as is_verbatim
-        from evidence
+        from {{ ref('fct_turn_evidence') }} as evidence
         left join {{ relation }} as cited
             on evidence.{{ cited_key }} = cited.{{ key }}
         where evidence.source = '{{ source }}'
