@@ -1,14 +1,24 @@
 -- SPEC §2 recall_target / recall_source_turn, for the turns where the user asked to recall.
-with turns as (
+-- Two reads of staging, each with only the columns it needs: one CTE read twice would be
+-- materialised with every reply and message of every turn.
+with recall_turns as (
     select
         turn_id,
         session_id,
         character_id,
         created_at,
         user_message,
-        reply_text,
-        named_entities,
-        user_asked_recall
+        reply_text
+    from {{ ref('stg_chat_logs__turns') }}
+    where coalesce(user_asked_recall, false)
+),
+
+session_turns as (
+    select
+        turn_id,
+        session_id,
+        created_at,
+        named_entities
     from {{ ref('stg_chat_logs__turns') }}
 ),
 
@@ -17,11 +27,6 @@ character_cards as (
         character_id,
         entity_roles
     from {{ ref('stg_chat_logs__character_cards') }}
-),
-
-recall_turns as (
-    select * from turns
-    where coalesce(user_asked_recall, false)
 ),
 
 card_role_entries as (
@@ -78,7 +83,7 @@ earlier_mentions as (
     from recall_turns
     inner join first_asked
         on recall_turns.turn_id = first_asked.turn_id
-    inner join turns as earlier_turns
+    inner join session_turns as earlier_turns
         on
             recall_turns.session_id = earlier_turns.session_id
             and (
