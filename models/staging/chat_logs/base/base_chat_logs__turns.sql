@@ -36,25 +36,34 @@ checked as (
             where character_cards.character_id = parsed.character_id
         ) as is_unknown_character
     from parsed
+),
+
+violations as (
+    select
+        * exclude (_column_violations, is_duplicate_key, is_unknown_character),
+        list_concat(
+            _column_violations,
+            {{ collect_violations([
+                {
+                    'condition': 'is_duplicate_key',
+                    'column': 'turn_id',
+                    'reason': "'duplicate_turn_id'",
+                    'raw': 'raw_turn_id',
+                },
+                {
+                    'condition': 'is_unknown_character',
+                    'column': 'character_id',
+                    'reason': "'unknown_character_id'",
+                    'raw': 'raw_character_id',
+                },
+            ]) }}
+        ) as _violations
+    from checked
 )
 
+-- The raw key matters only to the quarantine, and the raw character_id only to the violation
+-- quoted above: a clean row keeps neither, so millions of copies are not stored.
 select
-    * exclude (_column_violations, is_duplicate_key, is_unknown_character),
-    list_concat(
-        _column_violations,
-        {{ collect_violations([
-            {
-                'condition': 'is_duplicate_key',
-                'column': 'turn_id',
-                'reason': "'duplicate_turn_id'",
-                'raw': 'raw_turn_id',
-            },
-            {
-                'condition': 'is_unknown_character',
-                'column': 'character_id',
-                'reason': "'unknown_character_id'",
-                'raw': 'raw_character_id',
-            },
-        ]) }}
-    ) as _violations
-from checked
+    * exclude (raw_turn_id, raw_character_id),
+    case when len(_violations) > 0 then raw_turn_id end as raw_turn_id
+from violations
