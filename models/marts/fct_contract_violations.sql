@@ -11,6 +11,43 @@ turns as (
     select * from {{ ref('base_chat_logs__turns') }}
 ),
 
+clean_cards as (
+    select character_id from {{ ref('stg_chat_logs__character_cards') }}
+),
+
+-- Whether a turn's card is missing or quarantined (the turn cannot be judged). An IN test:
+-- the hash table is built on the cards, never on the turns.
+carded_turns as (
+    select
+        *,
+        character_id is not null
+        and not coalesce(
+            character_id in (select clean_cards.character_id from clean_cards), false
+        ) as is_unknown_character
+    from turns
+),
+
+-- Every turn with its own violations plus unknown_character_id, quoting the character_id as
+-- read; the raw key is the turn_id as read.
+checked_turns as (
+    select
+        _source_file,
+        _source_row,
+        coalesce(raw_turn_id, turn_id) as row_key,
+        list_concat(
+            _violations,
+            {{ collect_violations([
+                {
+                    'condition': 'is_unknown_character',
+                    'column': 'character_id',
+                    'reason': "'unknown_character_id'",
+                    'raw': 'coalesce(raw_character_id, character_id)',
+                },
+            ]) }}
+        ) as _violations
+    from carded_turns
+),
+
 golden_labels as (
     select * from {{ ref('base_chat_logs__golden_labels') }}
 ),
@@ -51,9 +88,9 @@ violating_rows as (
         'chat_turn' as table_name,
         _source_file as source_file,
         _source_row as source_row,
-        raw_turn_id as row_key,
+        row_key,
         unnest(_violations, recursive := true)  -- noqa: AL03
-    from turns
+    from checked_turns
     where len(_violations) > 0
 
     union all

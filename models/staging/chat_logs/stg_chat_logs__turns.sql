@@ -1,5 +1,12 @@
+-- The clean turns: no contract violation of their own, and a card that is itself clean (a
+-- turn whose card is missing or quarantined cannot be judged; fct_contract_violations lists
+-- it as unknown_character_id).
 with base as (
     select * from {{ ref('base_chat_logs__turns') }}
+),
+
+character_cards as (
+    select character_id from {{ ref('stg_chat_logs__character_cards') }}
 ),
 
 clean as (
@@ -17,7 +24,10 @@ clean as (
         honorific_level,
         user_asked_recall
     from base
-    where len(_violations) = 0
+    where
+        len(_violations) = 0
+        -- An IN test: DuckDB builds its hash table on the few cards, never on the turns.
+        and character_id in (select character_cards.character_id from character_cards)
 )
 
 select * from clean

@@ -1,4 +1,7 @@
 -- A table, not a view: the input file is parsed once, then read by staging and the quarantine.
+-- It depends on no other model, so the longest parse of a build starts first; whether a
+-- turn's card exists (unknown_character_id) is decided by its two readers, against the
+-- clean cards (stg_chat_logs__turns keeps, fct_contract_violations quarantines).
 -- The pre-hook starts loading Kiwi (for fct_review_sentence_endings) in the background: it
 -- holds Python's lock for a moment, which costs nothing while this long parse runs in DuckDB.
 {{ config(
@@ -8,10 +11,6 @@
 
 with source as (
     select * from {{ source('chat_logs', 'chat_turn') }}
-),
-
-character_cards as (
-    select character_id from {{ ref('stg_chat_logs__character_cards') }}
 ),
 
 parsed as materialized (
@@ -25,22 +24,13 @@ duplicates as (
 checked as (
     select
         parsed.*,
-        {{ is_later_occurrence('parsed', 'duplicates', 'turn_id') }} as is_duplicate_key,
-        -- A turn whose card was quarantined is quarantined too: it cannot be judged. Tests
-        -- rather than joins, so the hash tables are built on the cards and the duplicates,
-        -- never on the turns.
-        parsed.character_id is not null
-        and not exists (
-            select 1
-            from character_cards
-            where character_cards.character_id = parsed.character_id
-        ) as is_unknown_character
+        {{ is_later_occurrence('parsed', 'duplicates', 'turn_id') }} as is_duplicate_key
     from parsed
 ),
 
 violations as (
     select
-        * exclude (_column_violations, is_duplicate_key, is_unknown_character),
+        * exclude (_column_violations, is_duplicate_key),
         list_concat(
             _column_violations,
             {{ collect_violations([
@@ -50,20 +40,16 @@ violations as (
                     'reason': "'duplicate_turn_id'",
                     'raw': 'raw_turn_id',
                 },
-                {
-                    'condition': 'is_unknown_character',
-                    'column': 'character_id',
-                    'reason': "'unknown_character_id'",
-                    'raw': 'raw_character_id',
-                },
             ]) }}
         ) as _violations
     from checked
 )
 
--- The raw key matters only to the quarantine, and the raw character_id only to the violation
--- quoted above: a clean row keeps neither, so millions of copies are not stored.
+-- The raw key and character_id as read, kept only where they differ from the normalised
+-- values (the quarantine quotes coalesce(raw, normalised)): millions of identical copies
+-- are not stored.
 select
     * exclude (raw_turn_id, raw_character_id),
-    case when len(_violations) > 0 then raw_turn_id end as raw_turn_id
+    case when raw_turn_id <> turn_id then raw_turn_id end as raw_turn_id,
+    case when raw_character_id <> character_id then raw_character_id end as raw_character_id
 from violations
