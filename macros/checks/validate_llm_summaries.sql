@@ -50,6 +50,9 @@
         select
             items.candidate_id,
             candidates.turn_id as candidate_turn_id,
+            -- Where the candidate's turn may cite from: its session and its card.
+            candidate_turns.session_id as candidate_session_id,
+            candidate_turns.character_id as candidate_character_id,
             items.item ->> '$.source' as source,
             items.item ->> '$.field' as field,
             items.item ->> '$.agg' as agg,
@@ -68,6 +71,8 @@
         from items
         inner join candidates
             on items.candidate_id = candidates.candidate_id
+        left join turns as candidate_turns
+            on candidates.turn_id = candidate_turns.turn_id
     ),
 
     item_checks as (
@@ -156,7 +161,9 @@
 {#
     Whether a candidate's evidence value is quoted verbatim from a row it may cite: any
     chat_turn of the candidate turn's session (the reply, or an earlier turn for recall), the
-    turn's own character_card, or any topic_lexicon row. Compared by the column's type, as
+    turn's own character_card, or any topic_lexicon row. `alias` carries the candidate turn's
+    candidate_session_id and candidate_character_id, so the test correlates on them alone
+    (joining the turns to the candidate's turn inside it paired every turn of every session). Compared by the column's type, as
     check 9 does, with the column list read from the catalog.
 #}
 {% macro candidate_value_is_cited(alias) -%}
@@ -167,13 +174,9 @@
             select 1
             from {{ relation }} as cited
             {%- if source == 'chat_turn' %}
-            inner join {{ ref('stg_chat_logs__turns') }} as candidate_turn
-                on candidate_turn.turn_id = {{ alias }}.candidate_turn_id
-            where cited.session_id = candidate_turn.session_id
+            where cited.session_id = {{ alias }}.candidate_session_id
             {%- elif source == 'character_card' %}
-            inner join {{ ref('stg_chat_logs__turns') }} as candidate_turn
-                on candidate_turn.turn_id = {{ alias }}.candidate_turn_id
-            where cited.character_id = candidate_turn.character_id
+            where cited.character_id = {{ alias }}.candidate_character_id
             {%- else %}
             where true
             {%- endif %}
