@@ -3,29 +3,16 @@
 -- A view: computing the list (about a second per million turns) is cheaper than writing it.
 {{ config(materialized='view') }}
 
+-- Every judged turn with its card's entity_roles (judged_with_card_roles()).
 with judged as (
-    select * from {{ ref('int_turns_judged') }}
-),
-
-character_cards as (
-    select * from {{ ref('stg_chat_logs__character_cards') }}
-),
-
--- The card's entity_roles, which a skipped recall cites by count (as in int_turn_summaries).
-with_roles as (
-    select
-        judged.*,
-        character_cards.entity_roles
-    from judged
-    inner join character_cards
-        on judged.character_id = character_cards.character_id
+    {{ judged_with_card_roles() }}
 ),
 
 cited as (
     select
         turn_id,
         {{ turn_citations() | indent(8) }} as citations
-    from with_roles
+    from judged
 )
 
 select * from cited

@@ -2,23 +2,9 @@
 -- naming the figures behind the verdict) and hedge (which comparison was skipped and why, or
 -- the honorific_level note). It keeps the judged columns, so that fct_turn_verdicts reads one
 -- relation in one pass instead of joining a million summaries back to their turns.
+-- Every judged turn with its card's entity_roles (judged_with_card_roles()).
 with judged as (
-    select * from {{ ref('int_turns_judged') }}
-),
-
-character_cards as (
-    select * from {{ ref('stg_chat_logs__character_cards') }}
-),
-
--- The card's entity_roles (for the recall hedge and its citation) come from the card itself,
--- a join with a few dozen rows, rather than a copy on every one of millions of judged turns.
-with_roles as (
-    select
-        judged.*,
-        character_cards.entity_roles
-    from judged
-    inner join character_cards
-        on judged.character_id = character_cards.character_id
+    {{ judged_with_card_roles() }}
 ),
 
 phrased as (
@@ -32,7 +18,7 @@ phrased as (
                 then '(' || {{ quoted_list('list_slice(honorific_eojeols, 1, 2)') }} || ')'
             else ''
         end as honorific_examples
-    from with_roles
+    from judged
 ),
 
 summarised as (
