@@ -84,12 +84,6 @@ def warm_up_analyser_udf() -> str:
     return "started"
 
 
-def ensure_parent_dir_udf(path: str) -> str:
-    """Create the folder an export goes to; returns the path."""
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    return path
-
-
 # dbt keeps its whole manifest in Python objects, and the UDFs allocate per row: with Python's
 # default thresholds the collector runs thousands of times per build and re-scans the manifest
 # each time (about 3% of a million-turn build's CPU, most of it on the main thread). A larger
@@ -121,13 +115,6 @@ class Plugin(BasePlugin):
         if not gc.get_freeze_count():
             gc.freeze()
         self._configure_session(conn)
-        conn.create_function(
-            "ck_ensure_parent_dir",
-            ensure_parent_dir_udf,
-            ["VARCHAR"],
-            "VARCHAR",
-            side_effects=True,
-        )
         conn.create_function(
             "ck_warm_up_analyser", warm_up_analyser_udf, [], "VARCHAR", side_effects=True
         )

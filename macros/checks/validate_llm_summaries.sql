@@ -161,10 +161,11 @@
 {#
     Whether a candidate's evidence value is quoted verbatim from a row it may cite: any
     chat_turn of the candidate turn's session (the reply, or an earlier turn for recall), the
-    turn's own character_card, or any topic_lexicon row. `alias` carries the candidate turn's
-    candidate_session_id and candidate_character_id, so the test correlates on them alone
-    (joining the turns to the candidate's turn inside it paired every turn of every session). Compared by the column's type, as
-    check 9 does, with the column list read from the catalog.
+    turn's own character_card, or any topic_lexicon row. Compared by the column's type, as
+    check 9 does, with the column list read from the catalog. `alias` carries the candidate
+    turn's candidate_session_id and candidate_character_id, so the test correlates on them
+    alone (joining the turns to the candidate's turn inside it paired every turn of every
+    session).
 #}
 {% macro candidate_value_is_cited(alias) -%}
     {%- set sources = evidence_source_models() -%}

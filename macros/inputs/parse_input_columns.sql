@@ -2,8 +2,8 @@
     Turn the raw input rows of `relation` (all text) into typed, normalised columns by the
     contract's kinds, keeping the raw key (and the raw_kept columns) as raw_<column> for the
     quarantine and listing the row's column-level contract violations in _column_violations
-    (a list of {column_name, reason_code, raw_value}). Each value is normalised once, then parsed once,
-    then checked. Table-level checks (duplicates, unknown keys, enums) are added by each base
+    (a list of {column_name, reason_code, raw_value}). Each value is normalised once, then
+    parsed once, then checked. Table-level checks (duplicates, unknown keys, enums) are added by each base
     model.
 #}
 {% macro parse_input(table_name, relation, raw_kept=[]) -%}
@@ -97,4 +97,3 @@
         {{ normalized }}
     {%- endif -%}
 {%- endmacro %}
-

@@ -29,7 +29,7 @@
     {'source': 'character_card', 'field': 'first_person',
      'value': 'card_first_person', 'key': 'card', 'when': register},
 
-    {'block': 30, 'source': 'chat_turn', 'field': 'named_entities', 'value': 'entity',
+    {'source': 'chat_turn', 'field': 'named_entities', 'value': 'entity',
      'key': 'turn', 'when': "verdict = '세계관 밖 고유명사'", 'each': 'off_canon_entities'},
     {'source': 'character_card', 'field': 'canon_entities',
      'agg': 'count', 'value': 'cast(canon_entity_count as varchar)', 'kind': 'number',
@@ -77,13 +77,13 @@
 } %}
 flatten([
     {%- for citation in citations %}
-        {%- set cited_turn, cited_character, cited_term = keys[citation.key] %}
         {%- if shape == 'export' %}
             {%- set element = export_citation_struct(
                 citation.source, citation.field, citation.get('agg'), citation.value,
                 citation.get('kind', 'text')
             ) %}
         {%- else %}
+            {%- set cited_turn, cited_character, cited_term = keys[citation.key] %}
             {%- set element = citation_struct(
                 citation.source, citation.field, citation.get('agg'), citation.value,
                 citation.get('kind', 'text'), cited_turn, cited_character, cited_term

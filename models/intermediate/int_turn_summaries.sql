@@ -2,6 +2,7 @@
 -- naming the figures behind the verdict) and hedge (which comparison was skipped and why, or
 -- the honorific_level note). It keeps the judged columns, so that fct_turn_verdicts reads one
 -- relation in one pass instead of joining a million summaries back to their turns.
+
 -- Every judged turn with its card's entity_roles (judged_with_card_roles()).
 with judged as (
     {{ judged_with_card_roles() }}

@@ -11,19 +11,12 @@ turns as (
     select * from {{ ref('base_chat_logs__turns') }}
 ),
 
-clean_cards as (
-    select character_id from {{ ref('stg_chat_logs__character_cards') }}
-),
-
--- Whether a turn's card is missing or quarantined (the turn cannot be judged). An IN test:
--- the hash table is built on the cards, never on the turns.
+-- Whether a turn's card is missing or quarantined: the turn cannot be judged.
 carded_turns as (
     select
         *,
         character_id is not null
-        and not coalesce(
-            character_id in (select clean_cards.character_id from clean_cards), false
-        ) as is_unknown_character
+        and not {{ has_clean_card('character_id') }} as is_unknown_character
     from turns
 ),
 

@@ -5,10 +5,6 @@ with base as (
     select * from {{ ref('base_chat_logs__turns') }}
 ),
 
-character_cards as (
-    select character_id from {{ ref('stg_chat_logs__character_cards') }}
-),
-
 clean as (
     select
         turn_id,
@@ -26,8 +22,7 @@ clean as (
     from base
     where
         len(_violations) = 0
-        -- An IN test: DuckDB builds its hash table on the few cards, never on the turns.
-        and character_id in (select character_cards.character_id from character_cards)
+        and {{ has_clean_card('character_id') }}
 )
 
 select * from clean
