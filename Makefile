@@ -3,17 +3,20 @@ SHELL := /bin/bash
 VENV := .venv
 PY := $(VENV)/bin/python
 DBT := $(VENV)/bin/dbt
-STAMP := $(VENV)/.installed-$(shell sha1sum requirements.txt | cut -c1-12)
+STAMP := $(VENV)/.installed-$(shell cat requirements.txt Makefile | sha1sum | cut -c1-12)
 SYSTEM_PACKAGES := chromium fonts-nanum
 
 .PHONY: build test lint system-packages dashboard docs report bench lock clean
 
 # The virtualenv, with the pinned lock installed and the project root put on its path (a .pth
-# file), so the dbt-duckdb plugin in python_udfs/ imports from any directory.
-$(STAMP): requirements.txt
+# file), so the dbt-duckdb plugin in python_udfs/ imports from any directory. The .pth file's
+# second line tunes Python's garbage collector in dbt processes only, from their start
+# (python_udfs/dbt_startup.py).
+$(STAMP): requirements.txt Makefile
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r requirements.txt
-	echo "$(CURDIR)" > "$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/card_keeper.pth"
+	printf '%s\n%s\n' "$(CURDIR)" "import python_udfs.dbt_startup; python_udfs.dbt_startup.tune()" \
+		> "$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/card_keeper.pth"
 	rm -f $(VENV)/.installed-* && touch $@
 
 ## build: the demo end to end: venv, pinned dependencies, dbt build (seeds, models, tests, export).

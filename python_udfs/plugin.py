@@ -14,6 +14,7 @@ import pyarrow as pa
 from dbt.adapters.duckdb.plugins import BasePlugin
 
 from python_udfs import endings, lexicon, tone
+from python_udfs.dbt_startup import GC_THRESHOLDS
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -84,14 +85,6 @@ def warm_up_analyser_udf() -> str:
     return "started"
 
 
-# dbt keeps its whole manifest in Python objects, and the UDFs allocate per row: with Python's
-# default thresholds the collector runs thousands of times per build and re-scans the manifest
-# each time (about 3% of a million-turn build's CPU, most of it on the main thread). A larger
-# first threshold makes collections rare; freezing what exists once the manifest is loaded
-# takes it out of every later collection, the last one at exit included.
-GC_THRESHOLDS = (100_000, 50, 100)
-
-
 class Plugin(BasePlugin):
     def initialize(self, plugin_config: dict[str, Any]) -> None:
         self.project_root = str(PROJECT_ROOT)
@@ -111,7 +104,8 @@ class Plugin(BasePlugin):
         conn.execute("set variable ck_project_root = ?", [self.project_root])
 
     def configure_connection(self, conn: Any) -> None:
-        # The first connection opens after parsing: the manifest is built by now.
+        # The first connection opens after parsing: the manifest is built by now, and
+        # freezing it takes it out of every later collection (python_udfs/dbt_startup.py).
         if not gc.get_freeze_count():
             gc.freeze()
         self._configure_session(conn)

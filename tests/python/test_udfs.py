@@ -138,3 +138,28 @@ def test_last_sentence_udf_inside_duckdb(connection):
         """
     ).fetchall()
     assert failures == []
+
+
+def test_dbt_startup_tunes_the_collector_of_dbt_processes_only(tmp_path):
+    """The venv's card_keeper.pth raises the collector's thresholds in a process started as
+    `dbt` (before dbt parses anything), and leaves every other process of the venv alone."""
+    import subprocess
+    import sys
+
+    from python_udfs.dbt_startup import GC_THRESHOLDS, is_dbt_process
+
+    assert is_dbt_process(["/work/.venv/bin/dbt", "build"])
+    assert not is_dbt_process(["/work/.venv/bin/dbt-tool"])
+    assert not is_dbt_process([])
+
+    probe = "import gc; print(tuple(gc.get_threshold()))"
+    named_dbt = tmp_path / "dbt"
+    named_dbt.write_text(probe, encoding="utf-8")
+    as_dbt = subprocess.run(
+        [sys.executable, str(named_dbt)], capture_output=True, text=True, check=True
+    )
+    as_python = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    )
+    assert as_dbt.stdout.strip() == str(GC_THRESHOLDS)
+    assert as_python.stdout.strip() != str(GC_THRESHOLDS)
