@@ -3,9 +3,8 @@
 A JSON array of one object per turn holding exactly the output schema's fields, in turn_id
 order: DuckDB serialises and sorts the lines, python_udfs.export streams them to disk. The
 model's own table is the export's receipt: where it was written, how many turns and how many
-bytes. It runs after the tests of fct_turn_verdicts, so a build whose verdicts fail their checks
-writes no export. Its name puts it first among the marts that become ready with it (dbt starts
-ready nodes of one depth in name order), so the longest of them starts first.
+bytes. It runs after the tests of fct_turn_verdicts, so a build whose verdicts fail their
+checks writes no export.
 """
 
 import pyarrow as pa
