@@ -163,3 +163,33 @@ def test_dbt_startup_tunes_the_collector_of_dbt_processes_only(tmp_path):
     )
     assert as_dbt.stdout.strip() == str(GC_THRESHOLDS)
     assert as_python.stdout.strip() != str(GC_THRESHOLDS)
+
+
+def test_lexicon_matcher_equals_substring_search_per_reply():
+    """The automaton finds exactly what `term in reply` finds for each reply of a batch, with
+    nulls and empty replies finding nothing."""
+    import random
+
+    rng = random.Random(20261130)
+    syllables = list("가나다라마바사아자차카타파하선거정치대통령의는을를 ")
+    terms = ["".join(rng.choice(syllables) for _ in range(rng.randint(1, 4))) for _ in range(300)]
+    orders = list(range(1, len(terms) + 1))
+    matcher = lexicon.LexiconMatcher(terms, orders)
+    for _ in range(20):
+        replies = [
+            None if rng.random() < 0.05 else "".join(rng.choices(syllables, k=rng.randint(0, 40)))
+            for _ in range(400)
+        ]
+        expected = [
+            tuple(
+                sorted(
+                    {
+                        order
+                        for term, order in zip(terms, orders, strict=True)
+                        if reply and term in reply
+                    }
+                )
+            )
+            for reply in replies
+        ]
+        assert matcher.match_all(replies) == expected
