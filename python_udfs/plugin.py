@@ -62,11 +62,10 @@ def lexicon_prepare_udf(terms: list[str], term_orders: list[int]) -> str:
 
 
 def lexicon_match_udf(texts: pa.Array, handles: pa.Array) -> pa.Array:
-    """Vectorised ck_lexicon_match: one automaton pass per reply."""
+    """Vectorised ck_lexicon_match: one automaton pass over the batch's replies."""
     if len(texts) == 0:
-        return pa.array([], type=pa.list_(pa.int64()))
-    found = lexicon.matcher(handles[0].as_py())
-    return pa.array(found.match_all(texts.to_pylist()), type=pa.list_(pa.int64()))
+        return pa.array([], type=lexicon.MATCHES_TYPE)
+    return lexicon.matcher(handles[0].as_py()).match_arrow(texts)
 
 
 FINAL_ENDING_TYPE = pa.struct(

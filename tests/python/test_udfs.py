@@ -167,8 +167,10 @@ def test_dbt_startup_tunes_the_collector_of_dbt_processes_only(tmp_path):
 
 def test_lexicon_matcher_equals_substring_search_per_reply():
     """The automaton finds exactly what `term in reply` finds for each reply of a batch, with
-    nulls and empty replies finding nothing."""
+    nulls and empty replies finding nothing and no match across two replies."""
     import random
+
+    import pyarrow as pa
 
     rng = random.Random(20261130)
     syllables = list("가나다라마바사아자차카타파하선거정치대통령의는을를 ")
@@ -181,15 +183,17 @@ def test_lexicon_matcher_equals_substring_search_per_reply():
             for _ in range(400)
         ]
         expected = [
-            tuple(
-                sorted(
-                    {
-                        order
-                        for term, order in zip(terms, orders, strict=True)
-                        if reply and term in reply
-                    }
-                )
+            sorted(
+                {
+                    order
+                    for term, order in zip(terms, orders, strict=True)
+                    if reply and term in reply
+                }
             )
             for reply in replies
         ]
         assert matcher.match_all(replies) == expected
+        # As DuckDB hands them to the UDF: a slice of a larger array, or several chunks.
+        assert matcher.match_arrow(pa.array(replies)[100:300]).to_pylist() == expected[100:300]
+        chunked = pa.chunked_array([pa.array(replies[:250]), pa.array(replies[250:])])
+        assert matcher.match_arrow(chunked).to_pylist() == expected
