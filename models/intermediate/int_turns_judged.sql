@@ -48,7 +48,6 @@ joined as (
         lexicon_matched.touched_term_order,
         lexicon_matched.touched_topic,
         recalled.asked_role,
-        recalled.asked_entity,
         recalled.skip_reason as recall_skip_reason,
         recalled.recall_target,
         recalled.recall_source_turn,
