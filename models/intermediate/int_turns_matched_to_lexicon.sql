@@ -1,5 +1,6 @@
--- SPEC §2 touched_term / touched_topic. One Aho-Corasick pass per reply (ck_lexicon_match),
--- never a join of every turn with every term. A table: it holds Python UDF results.
+-- SPEC §2 touched_term / touched_topic. Each reply is scanned once by an Aho-Corasick
+-- automaton (ck_lexicon_match, one pass over a batch of replies), never joined with every
+-- term. A table: it holds Python UDF results.
 {{ config(materialized='table') }}
 
 with turns as (
