@@ -20,18 +20,12 @@ with candidates as (
     from {{ ref('llm_summary_golden_set') }}
 ),
 
-judged as (
-    select
-        turn_id,
-        verdict
-    from {{ ref('int_turns_judged') }}
-),
-
 turns as (
     select
         turn_id,
-        reply_text
-    from {{ ref('stg_chat_logs__turns') }}
+        reply_text,
+        verdict
+    from {{ ref('int_turns_judged') }}
 ),
 
 validated as (
@@ -44,20 +38,17 @@ compared as (
         validated.turn_id,
         candidates.expected_outcome,
         case
-            when judged.turn_id is null or turns.turn_id is null then 'not_applicable'
+            when turns.turn_id is null then 'not_applicable'
             else coalesce(validated.rejection_reason, 'accepted')
         end as actual_outcome
     from validated
     inner join candidates
         on validated.candidate_id = candidates.candidate_id
-    left join judged
-        on
-            candidates.turn_id = judged.turn_id
-            and candidates.rule_verdict = judged.verdict
     left join turns
         on
             candidates.turn_id = turns.turn_id
             and candidates.reply_text = turns.reply_text
+            and candidates.rule_verdict = turns.verdict
 )
 
 select * from compared

@@ -3,9 +3,9 @@
 -- A view: computing the list (about a second per million turns) is cheaper than writing it.
 {{ config(materialized='view') }}
 
--- Every judged turn with the texts and card roles it quotes (judged_with_quoted_sources()).
+-- Every judged turn with its card's entity_roles (judged_with_card_roles()).
 with judged as (
-    {{ judged_with_quoted_sources() }}
+    {{ judged_with_card_roles() }}
 ),
 
 cited as (

@@ -3,9 +3,9 @@
 -- the honorific_level note). It keeps the judged columns, so that fct_turn_verdicts reads one
 -- relation in one pass instead of joining a million summaries back to their turns.
 
--- Every judged turn with the texts and card roles it quotes (judged_with_quoted_sources()).
+-- Every judged turn with its card's entity_roles (judged_with_card_roles()).
 with judged as (
-    {{ judged_with_quoted_sources() }}
+    {{ judged_with_card_roles() }}
 ),
 
 phrased as (

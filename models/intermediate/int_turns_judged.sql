@@ -33,6 +33,8 @@ joined as (
         turns.model_id,
         turns.created_at,
         turns.prompt_id,
+        turns.user_message,
+        turns.reply_text,
         turns.first_person,
         turns.named_entities,
         turns.honorific_level,
