@@ -1,6 +1,6 @@
 -- SPEC §6: one row per turn with the output schema's fields (evidence as a list of structs),
 -- plus rule_version, rule_fingerprint, created_at, prompt_id, summary_source and the skipped
--- checks. turn_verdicts_export writes it to exports/turn_verdicts.json, in turn_id order, on
+-- checks. export_turn_verdicts writes it to exports/turn_verdicts.json, in turn_id order, on
 -- every build.
 {{ config(
     contract={'enforced': true},

@@ -1,7 +1,7 @@
 -- Assert that the export wrote one object per verdict row: its receipt counts exactly the
 -- turns of fct_turn_verdicts (the file itself is validated against the schema by pytest).
 with receipt as (
-    select * from {{ ref('turn_verdicts_export') }}
+    select * from {{ ref('export_turn_verdicts') }}
 ),
 
 verdicts as (
