@@ -56,10 +56,13 @@ class LexiconMatcher:
         rows = len(texts)
         found: dict[int, set[int]] = {}
         if self._automaton is not None and rows:
-            offsets = np.frombuffer(texts.buffers()[1], dtype=np.int32)
-            offsets = offsets[texts.offset : texts.offset + rows + 1] - offsets[texts.offset]
-            start = int(np.frombuffer(texts.buffers()[1], dtype=np.int32)[texts.offset])
-            data = memoryview(texts.buffers()[2]).cast("B")[start : start + int(offsets[-1])]
+            offset_type = np.int64 if pa.types.is_large_string(texts.type) else np.int32
+            bounds = np.frombuffer(texts.buffers()[1], dtype=offset_type)
+            bounds = bounds[texts.offset : texts.offset + rows + 1]
+            first = int(bounds[0])
+            # Where each reply starts in `data`, and where the last one ends.
+            offsets = bounds.astype(np.int64) - first
+            data = memoryview(texts.buffers()[2]).cast("B")[first : first + int(offsets[-1])]
             hits = self._automaton.find_matches_as_indexes(data, overlapping=True)
             if hits:
                 pattern, begin, end = np.array(hits, dtype=np.int64).T

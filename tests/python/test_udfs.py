@@ -197,3 +197,4 @@ def test_lexicon_matcher_equals_substring_search_per_reply():
         assert matcher.match_arrow(pa.array(replies)[100:300]).to_pylist() == expected[100:300]
         chunked = pa.chunked_array([pa.array(replies[:250]), pa.array(replies[250:])])
         assert matcher.match_arrow(chunked).to_pylist() == expected
+        assert matcher.match_arrow(pa.array(replies, pa.large_string())).to_pylist() == expected
