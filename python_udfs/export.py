@@ -14,8 +14,8 @@ import threading
 from pathlib import Path
 
 import duckdb
-import numpy as np
-import pyarrow as pa
+
+from python_udfs.arrow_text import utf8_values
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 SCHEMA_PATH = PROJECT_ROOT / "schemas" / "verdict.schema.json"
@@ -33,15 +33,6 @@ def schema_fields(schema_path: Path = SCHEMA_PATH) -> list[str]:
 
 def _quoted(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
-
-
-def _text_bytes(array: pa.Array) -> memoryview:
-    """The UTF-8 bytes of a string array's values, back to back, without copying."""
-    offsets = np.frombuffer(
-        array.buffers()[1], dtype=np.int64 if pa.types.is_large_string(array.type) else np.int32
-    )
-    start, end = int(offsets[array.offset]), int(offsets[array.offset + len(array)])
-    return memoryview(array.buffers()[2])[start:end]
 
 
 def _stream(batches, out) -> int:
@@ -66,7 +57,7 @@ def _stream(batches, out) -> int:
             if failure:
                 break
             if batch.num_rows:
-                pending.put(_text_bytes(batch.column(1)))
+                pending.put(utf8_values(batch.column(1))[1])
                 rows += batch.num_rows
     finally:
         pending.put(None)

@@ -18,6 +18,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from python_udfs.arrow_text import utf8_values
+
 MATCHES_TYPE = pa.list_(pa.int64())
 
 
@@ -56,13 +58,7 @@ class LexiconMatcher:
         rows = len(texts)
         found: dict[int, set[int]] = {}
         if self._automaton is not None and rows:
-            offset_type = np.int64 if pa.types.is_large_string(texts.type) else np.int32
-            bounds = np.frombuffer(texts.buffers()[1], dtype=offset_type)
-            bounds = bounds[texts.offset : texts.offset + rows + 1]
-            first = int(bounds[0])
-            # Where each reply starts in `data`, and where the last one ends.
-            offsets = bounds.astype(np.int64) - first
-            data = memoryview(texts.buffers()[2]).cast("B")[first : first + int(offsets[-1])]
+            offsets, data = utf8_values(texts)
             hits = self._automaton.find_matches_as_indexes(data, overlapping=True)
             if hits:
                 pattern, begin, end = np.array(hits, dtype=np.int64).T
