@@ -75,31 +75,77 @@
     'card': ('null', 'character_id', 'null'),
     'term': ('null', 'null', 'touched_term_order'),
 } %}
-flatten([
-    {%- for citation in citations %}
-        {%- if shape == 'export' %}
-            {%- set element = export_citation_struct(
-                citation.source, citation.field, citation.get('agg'), citation.value,
-                citation.get('kind', 'text')
+{#-
+    Rendering: consecutive citations with the same condition form one group, built in one
+    list; the groups that depend on the verdict alone exclude each other, so consecutive ones
+    become the branches of one case. A row then evaluates a handful of conditions and builds
+    a handful of lists instead of one of each per citation.
+-#}
+{%- set groups = [] %}
+{%- for citation in citations %}
+    {%- if shape == 'export' %}
+        {%- set element = export_citation_struct(
+            citation.source, citation.field, citation.get('agg'), citation.value,
+            citation.get('kind', 'text')
+        ) %}
+    {%- else %}
+        {%- set cited_turn, cited_character, cited_term = keys[citation.key] %}
+        {%- set element = citation_struct(
+            citation.source, citation.field, citation.get('agg'), citation.value,
+            citation.get('kind', 'text'), cited_turn, cited_character, cited_term
+        ) %}
+    {%- endif %}
+    {%- if not (groups and groups[-1].when == citation.when) %}
+        {%- do groups.append({
+            'when': citation.when,
+            'by_verdict': citation.when.startswith('verdict '),
+            'parts': [],
+        }) %}
+    {%- endif %}
+    {%- set parts = groups[-1].parts %}
+    {%- if citation.each %}
+        {%- do parts.append({'each': citation.each, 'elements': [element]}) %}
+    {%- elif parts and not parts[-1].each %}
+        {%- do parts[-1].elements.append(element) %}
+    {%- else %}
+        {%- do parts.append({'each': none, 'elements': [element]}) %}
+    {%- endif %}
+{%- endfor %}
+{%- set pieces = [] %}
+{%- for group in groups %}
+    {%- set lists = [] %}
+    {%- for part in group.parts %}
+        {%- if part.each %}
+            {%- do lists.append(
+                'list_transform(' ~ part.each ~ ', lambda entity: ' ~ part.elements[0] ~ ')'
             ) %}
         {%- else %}
-            {%- set cited_turn, cited_character, cited_term = keys[citation.key] %}
-            {%- set element = citation_struct(
-                citation.source, citation.field, citation.get('agg'), citation.value,
-                citation.get('kind', 'text'), cited_turn, cited_character, cited_term
-            ) %}
+            {%- do lists.append('[' ~ part.elements | join(', ') ~ ']') %}
         {%- endif %}
+    {%- endfor %}
+    {%- set list = lists[0] if lists | length == 1 else 'flatten([' ~ lists | join(', ') ~ '])' %}
+    {%- if group.when == 'true' %}
+        {%- do pieces.append({'by_verdict': false, 'sql': list}) %}
+    {%- elif group.by_verdict and pieces and pieces[-1].by_verdict %}
+        {%- do pieces[-1].branches.append((group.when, list)) %}
+    {%- else %}
+        {%- do pieces.append({
+            'by_verdict': group.by_verdict, 'branches': [(group.when, list)], 'sql': none,
+        }) %}
+    {%- endif %}
+{%- endfor %}
+flatten([
+    {%- for piece in pieces %}
+        {%- if piece.sql is not none %}
+        {{ piece.sql }}
+        {%- else %}
         case
-            when {{ citation.when }}
-                {%- if citation.each %}
-                    then list_transform(
-                        {{ citation.each }}, lambda entity: {{ element }}
-                    )
-                {%- else %}
-                    then [{{ element }}]
-                {%- endif %}
+            {%- for when, list in piece.branches %}
+            when {{ when }} then {{ list }}
+            {%- endfor %}
             else []
-        end{{ ',' if not loop.last }}
+        end
+        {%- endif %}{{ ',' if not loop.last }}
     {%- endfor %}
 ])
 {%- endmacro %}
