@@ -77,9 +77,10 @@
 } %}
 {#-
     Rendering: consecutive citations with the same condition form one group, built in one
-    list; the groups that depend on the verdict alone exclude each other, so consecutive ones
-    become the branches of one case. A row then evaluates a handful of conditions and builds
-    a handful of lists instead of one of each per citation.
+    list. Consecutive groups whose conditions only name verdicts (`verdict = '…'` or
+    `verdict in (…)`), and name different ones, exclude each other: they become the branches
+    of one case. A row then evaluates a handful of conditions and builds a handful of lists
+    instead of one of each per citation.
 -#}
 {%- set groups = [] %}
 {%- for citation in citations %}
@@ -96,9 +97,12 @@
         ) %}
     {%- endif %}
     {%- if not (groups and groups[-1].when == citation.when) %}
+        {%- set only_verdicts = modules.re.fullmatch(
+            "verdict (= '[^']*'|in \\('[^']*'(, '[^']*')*\\))", citation.when
+        ) %}
         {%- do groups.append({
             'when': citation.when,
-            'by_verdict': citation.when.startswith('verdict '),
+            'verdicts': modules.re.findall("'([^']*)'", citation.when) if only_verdicts else none,
             'parts': [],
         }) %}
     {%- endif %}
@@ -124,13 +128,16 @@
         {%- endif %}
     {%- endfor %}
     {%- set list = lists[0] if lists | length == 1 else 'flatten([' ~ lists | join(', ') ~ '])' %}
+    {%- set previous = pieces[-1] if pieces else none %}
     {%- if group.when == 'true' %}
-        {%- do pieces.append({'by_verdict': false, 'sql': list}) %}
-    {%- elif group.by_verdict and pieces and pieces[-1].by_verdict %}
-        {%- do pieces[-1].branches.append((group.when, list)) %}
+        {%- do pieces.append({'verdicts': none, 'sql': list}) %}
+    {%- elif group.verdicts is not none and previous and previous.verdicts is not none
+        and not (group.verdicts | select('in', previous.verdicts) | list) %}
+        {%- do previous.verdicts.extend(group.verdicts) %}
+        {%- do previous.branches.append((group.when, list)) %}
     {%- else %}
         {%- do pieces.append({
-            'by_verdict': group.by_verdict, 'branches': [(group.when, list)], 'sql': none,
+            'verdicts': group.verdicts, 'branches': [(group.when, list)], 'sql': none,
         }) %}
     {%- endif %}
 {%- endfor %}
