@@ -79,7 +79,8 @@ def final_ending_udf(sentences: pa.Array) -> pa.Array:
 
 
 def warm_up_analyser_udf() -> str:
-    """ck_warm_up_analyser(): start loading Kiwi in the background; returns at once."""
+    """ck_warm_up_analyser(): start loading Kiwi in the background (once per process);
+    returns 'started' at once."""
     endings.warm_up()
     return "started"
 

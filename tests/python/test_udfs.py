@@ -5,7 +5,7 @@ from __future__ import annotations
 import duckdb
 import pytest
 
-from python_udfs import lexicon, tone
+from python_udfs import endings, lexicon, tone
 from python_udfs.plugin import Plugin
 
 SEED_ENDINGS = {"요": True, "죠": True, "니다": True, "십시오": True}
@@ -138,6 +138,18 @@ def test_last_sentence_udf_inside_duckdb(connection):
         """
     ).fetchall()
     assert failures == []
+
+
+def test_analyser_warm_up_starts_one_load_per_process(connection):
+    """base_chat_logs__turns calls ck_warm_up_analyser() from inside its query, where DuckDB
+    may evaluate it more than once: every call returns at once and shares one loading thread,
+    and the loaded analyser then finds a sentence's final ending."""
+    first = endings.warm_up()
+    assert connection.execute("select ck_warm_up_analyser()").fetchone() == ("started",)
+    assert endings.warm_up() is first
+    first.join(timeout=120)
+    assert not first.is_alive()
+    assert endings.final_endings(["내일 다시 올게요."])[0]["is_honorific"] is True
 
 
 def test_dbt_startup_tunes_the_collector_of_dbt_processes_only(tmp_path):

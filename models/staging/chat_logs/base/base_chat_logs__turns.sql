@@ -2,17 +2,20 @@
 -- It depends on no other model, so the longest parse of a build starts first; whether a
 -- turn's card exists (unknown_character_id) is decided by its two readers, against the
 -- clean cards (stg_chat_logs__turns keeps, fct_contract_violations quarantines).
--- The pre-hook starts loading Kiwi (for fct_review_sentence_endings) in the background: it
--- holds Python's lock for a moment, which costs nothing while this long parse runs in DuckDB.
+-- This query also starts loading Kiwi (for fct_review_sentence_endings) in the background, once
+-- it runs: Kiwi holds Python's lock for about a second, which costs nothing while this long
+-- parse runs in DuckDB. (A pre-hook started it before dbt had sent this query, and every dbt
+-- thread waited for the lock, both cores but one idle.)
 -- reply_text is stored in zstd: half the space and time of DuckDB's default for long text.
 {{ config(
     materialized='table',
     column_compression={'reply_text': 'zstd'},
-    pre_hook="select ck_warm_up_analyser()",
 ) }}
 
 with source as (
     select * from {{ source('chat_logs', 'chat_turn') }}
+    -- Evaluated once, as the query starts (an uncorrelated subquery); always true.
+    where (select ck_warm_up_analyser()) = 'started'
 ),
 
 parsed as materialized (
