@@ -653,8 +653,9 @@ def write_results(res: dict, results_dir: str) -> None:
         f"- peak memory: {res['mem_method']} (peak RSS of the process tree)",
         "- inputs: `bench/generate.py` JSON Lines, "
         f"{res['characters']} characters, seed {res['seed']}",
-        f"- repeats: {res['repeats']} per dbt build and baseline; the median wall is shown "
-        "(every run's figure is in results.json under `repeats`), peak memory is the highest",
+        f"- repeats: {res['repeats']} per dbt build and baseline, interleaved (each round runs "
+        "every build once, the baseline after its build); the median wall is shown (every "
+        "run's figure is in results.json under `repeats`), peak memory is the highest",
         "",
         "| " + " | ".join(HEADER) + " |",
         "|" + "|".join(["---"] + ["---:"] * (len(HEADER) - 1)) + "|",
@@ -709,14 +710,48 @@ def write_results(res: dict, results_dir: str) -> None:
 # --------------------------------------------------------------------------- main
 def median_run(runs: list[dict], key: str = "wall_s") -> dict:
     """The run with the median `key` (the lower middle one for an even count), noting every
-    run's value and the highest peak memory of them all. The database and target of the last
-    run stay on disk, and every run's results are equal: the inputs are the same."""
+    run's value and the highest peak memory of them all; the paths of its database, target and
+    parquet are the last run's (every run's results are equal: the inputs are the same)."""
     ordered = sorted(runs, key=lambda run: run[key])
     chosen = dict(ordered[(len(ordered) - 1) // 2])
     chosen["repeats"] = [round(run[key], 2) for run in runs]
     chosen["peak_mb"] = max(run["peak_mb"] for run in runs)
     chosen.update({k: runs[-1][k] for k in ("db", "target", "parquet") if k in runs[-1]})
     return chosen
+
+
+def check_against_baseline(res: dict, run: dict, baseline_parquet: str, paths: dict) -> list:
+    """The build's verdicts against the baseline's, row for row, and the lexicon step against
+    the naive join, on that build's database; their results go into `res`. Returns the names
+    of the checks that failed."""
+    failures = []
+    log("  verdicts: dbt marts.fct_turn_verdicts vs baseline ...")
+    v = compare_verdicts(run["db"], baseline_parquet, paths["chat_turn"])
+    res["verdicts"] = v
+    if v["turns_differing"] or v["dbt_rows"] != v["baseline_rows"]:
+        failures.append("verdicts")
+        loud(
+            f"VERDICTS DIFFER: {v['turns_differing']:,} turns "
+            f"(dbt rows {v['dbt_rows']:,}, baseline rows {v['baseline_rows']:,})\n"
+            f"by field: {v['diffs_by_field']}\nsample (turn_id | field | dbt | baseline"
+            " | reply_text):\n"
+            + "\n".join(
+                f"  {s['turn_id']} | {s['field']} | {s['dbt']} | {s['baseline']}"
+                f" | {s['reply_text']}"
+                for s in v["sample"]
+            )
+        )
+    else:
+        log(f"    identical, row for row ({v['dbt_rows']:,} rows)")
+    res["lexicon"] = lexicon_head_to_head(run["db"], run["target"])
+    if res["lexicon"]["disagreements"]:
+        failures.append("lexicon")
+        loud(
+            f"LEXICON STEP: model and naive join disagree on "
+            f"{res['lexicon']['disagreements']} turns (turn_id, model term, naive term,"
+            f" model topic, naive topic): {res['lexicon']['disagreement_sample']}"
+        )
+    return failures
 
 
 def _ints(s: str) -> list[int]:
@@ -788,52 +823,39 @@ def main(argv=None) -> int:
         jobs = [(n, terms) for n in plan]
         if scaling:
             jobs += [(1_000_000, m) for m in scaling if (1_000_000, m) not in jobs]
-        for n, m in jobs:
-            log(f"\n== {n:,} turns x {m:,} terms")
-            paths = inputs(n, m, a.characters, a.seed)
-            work = os.path.join(work_root, f"t{n}_m{m}")
-            b = median_run([dbt_build(paths, work, f"{n:,} x {m:,}") for _ in range(a.repeats)])
-            b.update(turns=n, terms=m, turns_per_s=n / b["wall_s"])
-            log(f"    -> {b['turns_per_s']:,.0f} turns/s")
-            if n == base_n and m == terms:
-                res["baseline"] = median_run(
-                    [
-                        run_baseline(paths, os.path.join(work_root, "baseline"))
-                        for _ in range(a.repeats)
-                    ],
-                    key="turns_per_s",
-                )
-                log(f"  verdicts at {n:,} turns: dbt marts.fct_turn_verdicts vs baseline ...")
-                v = compare_verdicts(b["db"], res["baseline"]["parquet"], paths["chat_turn"])
-                res["verdicts"] = v
-                if v["turns_differing"] or v["dbt_rows"] != v["baseline_rows"]:
-                    failures.append("verdicts")
-                    loud(
-                        f"VERDICTS DIFFER at {n:,} turns: {v['turns_differing']:,} turns "
-                        f"(dbt rows {v['dbt_rows']:,}, baseline rows {v['baseline_rows']:,})\n"
-                        f"by field: {v['diffs_by_field']}\nsample (turn_id | field | dbt | baseline"
-                        " | reply_text):\n"
-                        + "\n".join(
-                            f"  {s['turn_id']} | {s['field']} | {s['dbt']} | {s['baseline']}"
-                            f" | {s['reply_text']}"
-                            for s in v["sample"]
+        # Repeats are interleaved: each round runs every build once (and the baseline after
+        # its build), so a drift in the machine's speed during the invocation reaches every
+        # figure alike instead of the sizes that happened to run while it lasted.
+        runs: dict[tuple[int, int], list[dict]] = {job: [] for job in jobs}
+        baseline_runs: list[dict] = []
+        for round_number in range(1, a.repeats + 1):
+            for n, m in jobs:
+                round_note = f" (round {round_number} of {a.repeats})" if a.repeats > 1 else ""
+                log(f"\n== {n:,} turns x {m:,} terms{round_note}")
+                paths = inputs(n, m, a.characters, a.seed)
+                work = os.path.join(work_root, f"t{n}_m{m}")
+                run = dbt_build(paths, work, f"{n:,} x {m:,}")
+                runs[(n, m)].append(run)
+                if n == base_n and m == terms:
+                    baseline_runs.append(run_baseline(paths, os.path.join(work_root, "baseline")))
+                    if round_number == 1:
+                        failures += check_against_baseline(
+                            res, run, baseline_runs[0]["parquet"], paths
                         )
-                    )
-                else:
-                    log(f"    identical, row for row ({v['dbt_rows']:,} rows)")
-                res["lexicon"] = lexicon_head_to_head(b["db"], b["target"])
-                if res["lexicon"]["disagreements"]:
-                    failures.append("lexicon")
-                    loud(
-                        f"LEXICON STEP: model and naive join disagree on "
-                        f"{res['lexicon']['disagreements']} turns (turn_id, model term, naive term,"
-                        f" model topic, naive topic): {res['lexicon']['disagreement_sample']}"
-                    )
+                if not a.keep:
+                    shutil.rmtree(work, ignore_errors=True)
+        for n, m in jobs:
+            b = median_run(runs[(n, m)])
+            b.update(turns=n, terms=m, turns_per_s=n / b["wall_s"])
+            log(
+                f"{n:,} turns x {m:,} terms: median {b['wall_s']:.1f} s -> "
+                f"{b['turns_per_s']:,.0f} turns/s"
+            )
             for k in ("db", "target"):
-                b.pop(k)
+                b.pop(k, None)
             res["builds"].append(b)
-            if not a.keep:
-                shutil.rmtree(work, ignore_errors=True)
+        if baseline_runs:
+            res["baseline"] = median_run(baseline_runs, key="turns_per_s")
     finally:
         if not a.keep:
             shutil.rmtree(work_root, ignore_errors=True)
