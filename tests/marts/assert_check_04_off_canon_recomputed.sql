@@ -49,21 +49,25 @@ outside as (
     group by named.turn_id, named.entity
 ),
 
+-- Each turn's off-canon names in order, for the turns that have any.
+outside_lists as (
+    select
+        turn_id,
+        list(entity order by first_number) as entities
+    from outside
+    group by turn_id
+),
+
 recomputed as (
     select
         turns.turn_id,
         case
             when turns.named_entities is not null
-                then coalesce(
-                    list(outside.entity order by outside.first_number)
-                    filter (where outside.entity is not null),
-                    []
-                )
+                then coalesce(outside_lists.entities, [])
         end as off_canon_recomputed
     from turns
-    left join outside
-        on turns.turn_id = outside.turn_id
-    group by turns.turn_id, turns.named_entities
+    left join outside_lists
+        on turns.turn_id = outside_lists.turn_id
 )
 
 select

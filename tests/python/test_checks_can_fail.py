@@ -1,5 +1,5 @@
-"""The recall, null-handling, field-name and verbatim checks are proven able to fail on a damaged
-copy of the marts."""
+"""The off-canon, recall, null-handling, field-name and verbatim checks are proven able to fail on
+a damaged copy of the marts."""
 
 from __future__ import annotations
 
@@ -33,6 +33,7 @@ def test_undamaged_marts_pass_the_checks(built, tmp_path):
         [
             "test",
             "--select",
+            "assert_check_04_off_canon_recomputed",
             "assert_check_06_recall_recomputed",
             "assert_check_07_null_handling",
             "assert_check_08_evidence_fields_exist",
@@ -112,3 +113,26 @@ def test_an_invented_recall_target_fails_the_recall_check(built, tmp_path):
     )
     assert result.returncode != 0
     assert "Got 1 result" in result.output
+
+
+@pytest.mark.parametrize(
+    ("statement", "what"),
+    [
+        (
+            # T-004450 names entities: a name the recomputation does not find is caught.
+            "update marts.fct_turn_verdicts "
+            "set off_canon_entities = list_append(coalesce(off_canon_entities, []), '유리궁') "
+            "where turn_id = 'T-004450' returning 1",
+            "an invented off-canon name",
+        ),
+        (
+            "update marts.fct_turn_verdicts set off_canon_entities = null "
+            "where turn_id = 'T-004450' returning 1",
+            "off_canon_entities null although named_entities is not",
+        ),
+    ],
+)
+def test_a_wrong_off_canon_list_fails_the_off_canon_check(built, tmp_path, statement, what):
+    result = damage_and_test(built, tmp_path, statement, "assert_check_04_off_canon_recomputed")
+    assert result.returncode != 0, what
+    assert "Got 1 result" in result.output, what
