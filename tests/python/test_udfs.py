@@ -143,13 +143,23 @@ def test_last_sentence_udf_inside_duckdb(connection):
 def test_analyser_warm_up_starts_one_load_per_process(connection):
     """base_chat_logs__turns calls ck_warm_up_analyser() from inside its query, where DuckDB
     may evaluate it more than once: every call returns at once and shares one loading thread,
-    and the loaded analyser then finds a sentence's final ending."""
+    and the analyser it loads (without its optional dictionaries) reads the final endings of
+    SPEC §2's known limits as a person would."""
     first = endings.warm_up()
     assert connection.execute("select ck_warm_up_analyser()").fetchone() == ("started",)
     assert endings.warm_up() is first
     first.join(timeout=120)
     assert not first.is_alive()
-    assert endings.final_endings(["내일 다시 올게요."])[0]["is_honorific"] is True
+    found = endings.final_endings(
+        ["내일 다시 올게요.", "어디로 가십니까?", "그건 내 잘못이 아니다.", "필요.", "고양이요."]
+    )
+    assert [ending and (ending["ef_surface"], ending["is_honorific"]) for ending in found] == [
+        ("올게요", True),
+        ("십니까", True),  # the formal question the four-ending rule misses
+        ("다", False),  # 아니다, which the rule counts as honorific
+        None,  # a bare noun: no final ending
+        ("요", True),
+    ]
 
 
 def test_dbt_startup_tunes_the_collector_of_dbt_processes_only(tmp_path):
