@@ -73,15 +73,17 @@ def test_an_invented_field_fails_the_field_name_check(built, tmp_path):
 
 
 @pytest.mark.parametrize(
-    ("statement", "what"),
+    ("check", "statement", "what"),
     [
         (
+            "assert_check_07_null_handling",
             # T-004631 has no named_entities: its off_canon check must stay skipped.
             "update marts.fct_turn_checks set status = 'pass', reason_code = null "
             "where turn_id = 'T-004631' and check_name = 'off_canon' returning 1",
             "null names not skipped",
         ),
         (
+            "assert_check_07_null_handling",
             # T-004450 has named_entities: its off_canon check must not be skipped.
             "update marts.fct_turn_checks set status = 'skipped', "
             "reason_code = 'named_entities_null' "
@@ -89,15 +91,31 @@ def test_an_invented_field_fails_the_field_name_check(built, tmp_path):
             "skipped with names",
         ),
         (
+            "assert_check_07_null_handling",
             # T-004450 has no first_person: the hedge must say the comparison was skipped.
             "update marts.fct_turn_verdicts set hedge = null "
             "where turn_id = 'T-004450' returning 1",
             "first_person null not hedged",
         ),
+        (
+            "assert_check_04_off_canon_recomputed",
+            # T-004450 names entities: a name the recomputation does not find is caught.
+            "update marts.fct_turn_verdicts "
+            "set off_canon_entities = list_append(coalesce(off_canon_entities, []), '유리궁') "
+            "where turn_id = 'T-004450' returning 1",
+            "an invented off-canon name",
+        ),
+        (
+            "assert_check_04_off_canon_recomputed",
+            "update marts.fct_turn_verdicts set off_canon_entities = null "
+            "where turn_id = 'T-004450' returning 1",
+            "off_canon_entities null although named_entities is not",
+        ),
     ],
 )
-def test_a_broken_null_rule_fails_the_null_handling_check(built, tmp_path, statement, what):
-    result = damage_and_test(built, tmp_path, statement, "assert_check_07_null_handling")
+def test_a_broken_rule_fails_its_check(built, tmp_path, check, statement, what):
+    """The null-handling rules of check 7 and the off-canon list of check 4."""
+    result = damage_and_test(built, tmp_path, statement, check)
     assert result.returncode != 0, what
     assert "Got 1 result" in result.output, what
 
@@ -113,26 +131,3 @@ def test_an_invented_recall_target_fails_the_recall_check(built, tmp_path):
     )
     assert result.returncode != 0
     assert "Got 1 result" in result.output
-
-
-@pytest.mark.parametrize(
-    ("statement", "what"),
-    [
-        (
-            # T-004450 names entities: a name the recomputation does not find is caught.
-            "update marts.fct_turn_verdicts "
-            "set off_canon_entities = list_append(coalesce(off_canon_entities, []), '유리궁') "
-            "where turn_id = 'T-004450' returning 1",
-            "an invented off-canon name",
-        ),
-        (
-            "update marts.fct_turn_verdicts set off_canon_entities = null "
-            "where turn_id = 'T-004450' returning 1",
-            "off_canon_entities null although named_entities is not",
-        ),
-    ],
-)
-def test_a_wrong_off_canon_list_fails_the_off_canon_check(built, tmp_path, statement, what):
-    result = damage_and_test(built, tmp_path, statement, "assert_check_04_off_canon_recomputed")
-    assert result.returncode != 0, what
-    assert "Got 1 result" in result.output, what
