@@ -852,7 +852,7 @@ def main(argv=None) -> int:
                 f"{b['turns_per_s']:,.0f} turns/s"
             )
             for k in ("db", "target"):
-                b.pop(k, None)
+                b.pop(k)
             res["builds"].append(b)
         if baseline_runs:
             res["baseline"] = median_run(baseline_runs, key="turns_per_s")
