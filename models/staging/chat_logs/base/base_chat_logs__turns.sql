@@ -4,8 +4,8 @@
 -- clean cards (stg_chat_logs__turns keeps, fct_contract_violations quarantines).
 -- This query also starts loading Kiwi (for fct_review_sentence_endings) in the background, once
 -- it runs: Kiwi holds Python's lock for about a second, which costs nothing while this long
--- parse runs in DuckDB. (A pre-hook started it before dbt had sent this query, and every dbt
--- thread waited for the lock, both cores but one idle.)
+-- parse runs in DuckDB. (A pre-hook started it before dbt had sent this query: every dbt
+-- thread then waited for the lock, and one core sat idle.)
 -- reply_text is stored in zstd: half the space and time of DuckDB's default for long text.
 {{ config(
     materialized='table',
