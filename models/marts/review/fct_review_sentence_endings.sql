@@ -67,36 +67,37 @@ rule_matches as (
     group by eojeols.turn_id, eojeols.piece_number
 ),
 
+-- The sentences the review compares: those that close on a Hangul eojeol.
+reviewed as (
+    select * from eojeols
+    where last_eojeol is not null
+),
+
 -- Kiwi reads each distinct sentence once: sentences repeat across replies (a 1M-turn build's
 -- sample has 4,585 sentences and 1,781 distinct ones), and Kiwi holds Python's lock.
 analyser_endings as (
     select
         sentence,
         ck_final_ending(sentence) as final_ending
-    from (
-        select distinct sentence
-        from eojeols
-        where last_eojeol is not null
-    ) as distinct_sentences
+    from (select distinct sentence from reviewed) as distinct_sentences
 ),
 
 analysed as (
     select
-        eojeols.turn_id,
-        eojeols.piece_number,
-        eojeols.sentence,
-        eojeols.last_eojeol,
+        reviewed.turn_id,
+        reviewed.piece_number,
+        reviewed.sentence,
+        reviewed.last_eojeol,
         rule_matches.rule_ending,
         analyser_endings.final_ending,
         coalesce(rule_matches.rule_is_honorific, false) as rule_is_honorific
-    from eojeols
+    from reviewed
     inner join analyser_endings
-        on eojeols.sentence = analyser_endings.sentence
+        on reviewed.sentence = analyser_endings.sentence
     left join rule_matches
         on
-            eojeols.turn_id = rule_matches.turn_id
-            and eojeols.piece_number = rule_matches.piece_number
-    where eojeols.last_eojeol is not null
+            reviewed.turn_id = rule_matches.turn_id
+            and reviewed.piece_number = rule_matches.piece_number
 ),
 
 compared as (
