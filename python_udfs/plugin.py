@@ -14,7 +14,7 @@ import pyarrow as pa
 from dbt.adapters.duckdb.plugins import BasePlugin
 
 from python_udfs import endings, lexicon, tone
-from python_udfs.dbt_startup import GC_THRESHOLDS
+from python_udfs.dbt_startup import GC_THRESHOLDS, close_before_exit
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -108,6 +108,8 @@ class Plugin(BasePlugin):
         # freezing it takes it out of every later collection (python_udfs/dbt_startup.py).
         if not gc.get_freeze_count():
             gc.freeze()
+        # A dbt process skips Python's teardown at exit; this connection is closed first.
+        close_before_exit(conn)
         self._configure_session(conn)
         conn.create_function(
             "ck_warm_up_analyser", warm_up_analyser_udf, [], "VARCHAR", side_effects=True

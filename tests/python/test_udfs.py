@@ -187,6 +187,61 @@ def test_dbt_startup_tunes_the_collector_of_dbt_processes_only(tmp_path):
     assert as_python.stdout.strip() != str(GC_THRESHOLDS)
 
 
+def test_dbt_processes_end_without_teardown_keeping_their_exit_status(tmp_path):
+    """A process started as `dbt` ends right after its exit handlers: with sys.exit()'s
+    status, its output flushed, the DuckDB connections handed to close_before_exit() closed
+    (no write-ahead log left behind), and no object finalised one by one. Any other ending,
+    and every other process of the venv, is torn down as usual."""
+    import subprocess
+    import sys
+
+    database = tmp_path / "probe.duckdb"
+    script = f"""
+import atexit, sys, duckdb
+from python_udfs.dbt_startup import close_before_exit
+
+class Finalised:
+    def __del__(self):
+        print("finalised one by one", flush=True)
+
+kept = Finalised()
+atexit.register(lambda: print("exit handler ran", end=" "))
+connection = duckdb.connect({str(database)!r})
+connection.execute("create table verdicts as select '설정대로 말함' as verdict")
+close_before_exit(connection)
+print("말투 어긋남", end=" ")
+"""
+
+    def run(name: str, ending: str) -> subprocess.CompletedProcess:
+        path = tmp_path / name
+        path.write_text(script + ending, encoding="utf-8")
+        for leftover in (database, database.with_name(database.name + ".wal")):
+            leftover.unlink(missing_ok=True)
+        return subprocess.run([sys.executable, str(path)], capture_output=True, text=True)
+
+    for ending, status in (("sys.exit(3)", 3), ("sys.exit()", 0), ("sys.exit(0)", 0)):
+        fast = run("dbt", ending)
+        assert fast.returncode == status
+        assert fast.stdout == "말투 어긋남 exit handler ran "  # flushed, and nothing finalised
+        assert not database.with_name(database.name + ".wal").exists()
+        with duckdb.connect(str(database), read_only=True) as reader:
+            assert reader.execute("select verdict from verdicts").fetchall() == [("설정대로 말함",)]
+
+    usual = run("python_tool", "sys.exit(3)")
+    assert usual.returncode == 3
+    assert usual.stdout.endswith("finalised one by one\n")
+    # A message, or an uncaught exception after a caught sys.exit(): the usual teardown.
+    message = run("dbt", "sys.exit('카드를 읽지 못했습니다')")
+    assert message.returncode == 1
+    assert "카드를 읽지 못했습니다" in message.stderr
+    assert message.stdout.endswith("finalised one by one\n")
+    caught_then_crashed = "try:\n    sys.exit(0)\nexcept SystemExit:\n    pass\n"
+    crashed = run("dbt", caught_then_crashed + "raise ValueError('틀린 줄')")
+    assert crashed.returncode == 1
+    assert "ValueError: 틀린 줄" in crashed.stderr
+    assert crashed.stdout.endswith("finalised one by one\n")
+
+
 def test_lexicon_matcher_equals_substring_search_per_reply():
     """The automaton finds exactly what `term in reply` finds for each reply of a batch, with
     nulls and empty replies finding nothing and no match across two replies."""
