@@ -10,8 +10,8 @@ SYSTEM_PACKAGES := chromium fonts-nanum
 
 # The virtualenv, with the pinned lock installed and the project root put on its path (a .pth
 # file), so the dbt-duckdb plugin in python_udfs/ imports from any directory. The .pth file's
-# second line tunes Python's garbage collector in dbt processes only, from their start
-# (python_udfs/dbt_startup.py).
+# second line tunes Python's garbage collector in dbt processes only, from their start, and
+# has them end without Python's teardown (python_udfs/dbt_startup.py).
 $(STAMP): requirements.txt Makefile
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r requirements.txt
