@@ -68,8 +68,10 @@ def tune(argv: list[str] | None = None) -> bool:
 def close_before_exit(connection: Any) -> None:
     """Have `connection` closed before a dbt process ends without teardown: DuckDB then
     checkpoints its write-ahead log into the database file, as it does when Python frees it.
-    Closing a connection twice is harmless, so dbt-duckdb may have closed it already."""
-    _connections.append(connection)
+    Closing a connection twice is harmless, so dbt-duckdb may have closed it already. In any
+    other process (dbt run in-process by `dbtRunner`, say) it keeps nothing."""
+    if isinstance(sys.exit, _RememberingExit):
+        _connections.append(connection)
 
 
 class _RememberingExit:

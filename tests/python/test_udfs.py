@@ -227,6 +227,13 @@ print("말투 어긋남", end=" ")
         with duckdb.connect(str(database), read_only=True) as reader:
             assert reader.execute("select verdict from verdicts").fetchall() == [("설정대로 말함",)]
 
+    # Outside a dbt process (this one, pytest) nothing is kept for the exit.
+    from python_udfs import dbt_startup
+
+    kept_before = len(dbt_startup._connections)
+    dbt_startup.close_before_exit(duckdb.connect())
+    assert len(dbt_startup._connections) == kept_before
+
     usual = run("python_tool", "sys.exit(3)")
     assert usual.returncode == 3
     assert usual.stdout.endswith("finalised one by one\n")
