@@ -19,8 +19,8 @@ fingerprints as (
 chosen as (
     select
         {% if var('from_fingerprint', none) %}
-            '{{ var("from_fingerprint") }}' as from_fingerprint,
-            '{{ var("to_fingerprint") }}' as to_fingerprint
+            {{ text_var('from_fingerprint') }} as from_fingerprint,
+            {{ text_var('to_fingerprint') }} as to_fingerprint
         {% else %}
             (
                 select rule_fingerprint from fingerprints

@@ -254,8 +254,9 @@ def judge_turn(turn, card, lexicon, endings, earlier_turns):
         off_canon = None
     else:
         off_canon = []
+        canon = [*card["canon_entities"], card["name"]]  # rule v2: the card's name is canon
         for name in turn["named_entities"]:
-            if name not in card["canon_entities"] and name not in off_canon:
+            if name not in canon and name not in off_canon:
                 off_canon.append(name)
 
     # lexicon: the naive loop over every term

@@ -1,12 +1,16 @@
 {#
-    int_turns_judged with each turn's card entity_roles, for the two readers that quote the
-    roles (int_turn_summaries' recall hedge, int_turn_evidence's count citation): joined from
-    the card, a few dozen rows, rather than copied onto every one of millions of judged turns.
+    int_turns_judged with the card columns that only the evidence and the summaries quote:
+    entity_roles (the recall hedge and count citation), and the card's name and canon_entities
+    as character_name and card_canon_entities (the canon an off-canon verdict cites, rule v2).
+    Joined from the cards, a few dozen rows, rather than copied onto every one of millions of
+    judged turns.
 #}
 {% macro judged_with_card_roles() -%}
     select
         judged.*,
-        character_cards.entity_roles
+        character_cards.entity_roles,
+        character_cards.name as character_name,
+        character_cards.canon_entities as card_canon_entities
     from {{ ref('int_turns_judged') }} as judged
     inner join {{ ref('stg_chat_logs__character_cards') }} as character_cards
         on judged.character_id = character_cards.character_id

@@ -4,8 +4,11 @@
     Python UDF re-derivations (tone, summaries) and the join of turns with every lexicon term.
     With fewer turns than that, every turn is kept, so small builds are checked exhaustively.
 #}
-{% macro recheck_sample(turn_id_expression, max_turns=var('recheck_max_turns')) -%}
-    {{ deterministic_sample(turn_id_expression, max_turns) }}
+{% macro recheck_sample(turn_id_expression, max_turns=none) -%}
+    {{ deterministic_sample(
+        turn_id_expression,
+        max_turns if max_turns is not none else number_var('recheck_max_turns', integer=true)
+    ) }}
 {%- endmacro %}
 
 {#
@@ -31,7 +34,7 @@
 #}
 {% macro lexicon_recheck_turns() -%}
     (
-        {{ var('recheck_max_comparisons') }}
+        {{ number_var('recheck_max_comparisons', integer=true) }}
         / greatest(1, (select count(*) from {{ ref('stg_chat_logs__topic_terms') }}))
     )
 {%- endmacro %}

@@ -3,7 +3,7 @@
     the honorific_endings seed as two parallel lists (ending, is_honorific).
 #}
 {% macro tone_rule_arguments() -%}
-    '{{ var("sentence_terminators") | replace("'", "''") }}',
+    {{ text_var('sentence_terminators') }},
     (select list(ending order by ending) from {{ ref('honorific_endings') }}),
     (select list(is_honorific order by ending) from {{ ref('honorific_endings') }})
 {%- endmacro %}

@@ -14,8 +14,9 @@
     The citation plan, in citation order. Each entry cites one value: the source table and
     field, the expression giving the value, its JSON kind, which row it quotes (`key`: the
     current turn, the recall source turn, the card, or the lexicon row), and when it applies;
-    `each` cites once per element of a list (each off-canon name). Every verdict starts with
-    the reply itself.
+    `each` cites once per element of a list (each off-canon name, each canon name of the card).
+    Every verdict starts with the reply itself. An off-canon verdict shows the canon the reply
+    was compared with (rule v2): the card's canon_entities, their count, and the card's name.
 -#}
 {%- set register = "verdict in ('설정대로 말함', '말투 어긋남')" -%}
 {%- set citations = [
@@ -34,6 +35,11 @@
     {'source': 'character_card', 'field': 'canon_entities',
      'agg': 'count', 'value': 'cast(canon_entity_count as varchar)', 'kind': 'number',
      'key': 'card', 'when': "verdict = '세계관 밖 고유명사'"},
+    {'source': 'character_card', 'field': 'canon_entities', 'value': 'entity',
+     'key': 'card', 'when': "verdict = '세계관 밖 고유명사'",
+     'each': 'coalesce(card_canon_entities, [])'},
+    {'source': 'character_card', 'field': 'name',
+     'value': 'character_name', 'key': 'card', 'when': "verdict = '세계관 밖 고유명사'"},
 
     {'source': 'topic_lexicon', 'field': 'term',
      'value': 'touched_term', 'key': 'term', 'when': "verdict = '금지 소재 접촉'"},

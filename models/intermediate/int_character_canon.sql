@@ -1,9 +1,15 @@
--- The canon each character is judged against: the card's canon_entities plus the names
--- creators marked `add` in seed canon_review (manual check 2 feeds the next build).
+-- The canon each character is judged against (rule v2): the card's canon_entities, the card's
+-- own name (a character introducing itself is inside its world), and the names creators marked
+-- `add` in seed canon_review (manual check 2 feeds the next build).
 with character_cards as (
     select
         character_id,
-        canon_entities
+        name,
+        honorific_rule,
+        first_person,
+        canon_entities,
+        forbidden_topics,
+        entity_roles
     from {{ ref('stg_chat_logs__character_cards') }}
 ),
 
@@ -21,13 +27,37 @@ canon as (
         character_cards.character_id,
         list_concat(
             coalesce(character_cards.canon_entities, []),
+            [character_cards.name],
             coalesce(added_names.added_entities, [])
         ) as canon_entities,
         {{ list_length('character_cards.canon_entities') }} as card_canon_entity_count,
-        {{ list_length('added_names.added_entities') }} as added_entity_count
+        {{ list_length('added_names.added_entities') }} as added_entity_count,
+        character_cards.honorific_rule,
+        character_cards.first_person,
+        character_cards.forbidden_topics,
+        character_cards.entity_roles
     from character_cards
     left join added_names
         on character_cards.character_id = added_names.character_id
+),
+
+
+-- Everything of a card that can change a verdict, summary or hedge, hashed: verdict_history
+-- records a turn again when its card's rules change.
+hashed as (
+    select
+        character_id,
+        canon_entities,
+        card_canon_entity_count,
+        added_entity_count,
+        md5(to_json({
+            'honorific_rule': honorific_rule,
+            'first_person': first_person,
+            'canon': canon_entities,
+            'forbidden_topics': forbidden_topics,
+            'entity_roles': entity_roles
+        })) as card_rules_hash
+    from canon
 )
 
-select * from canon
+select * from hashed

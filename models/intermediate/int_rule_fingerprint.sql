@@ -31,16 +31,16 @@ lexicon_part as (
 
 fingerprint as (
     select
-        '{{ var("rule_version") }}' as rule_version,
+        {{ text_var('rule_version') }} as rule_version,
         left(md5(
             endings_part.endings_text
             || '#'
-            || '{{ var("sentence_terminators") | replace("'", "''") }}'
+            || {{ text_var('sentence_terminators') }}
             || '#'
             || lexicon_part.lexicon_md5
         ), 16) as rule_fingerprint,
         endings_part.endings_text as endings_rule,
-        '{{ var("sentence_terminators") | replace("'", "''") }}' as sentence_terminators,
+        {{ text_var('sentence_terminators') }} as sentence_terminators,
         lexicon_part.lexicon_term_count,
         lexicon_part.lexicon_md5
     from endings_part

@@ -37,7 +37,8 @@ summarised as (
                     || ' 카드가 막은 소재 「' || touched_topic || '」에 닿았습니다.'
             when '세계관 밖 고유명사'
                 then
-                    '카드 canon ' || canon_entity_count || '개에 없는 이름 '
+                    '카드 canon ' || canon_entity_count || '개와 캐릭터 이름 「' || character_name
+                    || '」에 없는 이름 '
                     || len(off_canon_entities) || '개('
                     || {{ quoted_list('off_canon_entities') }}
                     || ')가 답장에 나와 세계관 밖으로 벗어났습니다.'

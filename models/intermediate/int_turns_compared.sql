@@ -24,11 +24,7 @@ compared as (
     inner join verdict_words
         on verdicts.verdict = verdict_words.verdict
     {% if var('compared_models') %}
-        where verdicts.model_id in (
-            {%- for model_id in var('compared_models') -%}
-                '{{ model_id }}'{{ ', ' if not loop.last }}
-            {%- endfor -%}
-        )
+        where verdicts.model_id in ({{ text_list_var('compared_models') }})
     {% endif %}
 ),
 

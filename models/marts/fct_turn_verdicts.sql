@@ -25,6 +25,13 @@ rule_fingerprint as (
     select * from {{ ref('int_rule_fingerprint') }}
 ),
 
+character_canon as (
+    select
+        character_id,
+        card_rules_hash
+    from {{ ref('int_character_canon') }}
+),
+
 llm_summaries as (
     select * from {{ ref('int_llm_summaries_validated') }}
 ),
@@ -93,12 +100,26 @@ final as (
                 lambda skipped: skipped is not null  -- noqa: RF02
             ) as varchar[]
         ) as skipped_checks,
-        cast(judged.tone as varchar) as tone
+        cast(judged.tone as varchar) as tone,
+        -- The inputs that decide this row: the turn's own judged columns, its card's rules
+        -- and the recall outcome (which depends on earlier turns of the session).
+        cast(left(md5(to_json({
+            'reply_text': judged.reply_text,
+            'first_person': judged.first_person,
+            'named_entities': judged.named_entities,
+            'user_message': judged.user_message,
+            'user_asked_recall': judged.user_asked_recall,
+            'honorific_level': judged.honorific_level,
+            'card': character_canon.card_rules_hash,
+            'recall': [judged.recall_target, judged.recall_source_turn]
+        })), 16) as varchar) as judged_inputs_hash
     from judged
     left join chosen_llm_summaries
         on judged.turn_id = chosen_llm_summaries.turn_id
     left join rejected_llm_summaries
         on judged.turn_id = rejected_llm_summaries.turn_id
+    inner join character_canon
+        on judged.character_id = character_canon.character_id
     cross join rule_fingerprint
 )
 

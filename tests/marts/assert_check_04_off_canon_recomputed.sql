@@ -1,6 +1,7 @@
--- Assert that off_canon_entities equals named_entities minus canon_entities, distinct, in
+-- Assert that off_canon_entities equals named_entities minus the canon, distinct, in
 -- named_entities order, and null exactly when named_entities is null (seed 000 check 4); the
--- canon includes the names creators added in seed canon_review.
+-- canon is the card's canon_entities, its own name (rule v2) and the names creators added in
+-- seed canon_review.
 -- Recomputed relationally (unnest, anti-join, first occurrence), not with the model's
 -- list functions.
 with verdicts as (
@@ -28,6 +29,12 @@ canon as (
     select
         character_id,
         unnest(canon_entities) as entity
+    from character_cards
+    union all
+    -- Rule v2: the card's own name is canon.
+    select
+        character_id,
+        name as entity
     from character_cards
     union all
     select

@@ -1,5 +1,8 @@
--- SPEC §5.3: deviation rates per rule fingerprint and model from the verdict history, so a
--- rate that moved can be read next to the rules that moved it.
+-- SPEC §5.3: deviation rates per rule version, rule fingerprint and model from the verdict
+-- history, so a rate that moved can be read next to the rules that moved it. Under one
+-- version and fingerprint a turn counts once, by its latest recorded verdict: a turn
+-- re-recorded because its text, card or canon decisions changed replaces its older row
+-- instead of being counted twice.
 with history as (
     select * from {{ ref('verdict_history') }}
 ),
@@ -8,19 +11,54 @@ verdict_words as (
     select * from {{ ref('verdict_words') }}
 ),
 
+latest as (
+    select *
+    from history
+    qualify row_number() over (
+        partition by turn_id, rule_version, rule_fingerprint
+        order by recorded_at desc, judged_inputs_hash desc
+    ) = 1
+),
+
+first_recorded as (
+    select
+        rule_fingerprint,
+        rule_version,
+        model_id,
+        min(recorded_at) as first_recorded_at
+    from history
+    group by rule_fingerprint, rule_version, model_id
+),
+
 rates as (
     select
-        history.rule_fingerprint,
-        history.rule_version,
-        history.model_id,
-        min(history.recorded_at) as first_recorded_at,
+        latest.rule_fingerprint,
+        latest.rule_version,
+        latest.model_id,
         count(*) as turns,
         count(*) filter (where verdict_words.is_deviation) as deviations,
         count(*) filter (where verdict_words.is_deviation) / count(*) as deviation_rate
-    from history
+    from latest
     inner join verdict_words
-        on history.verdict = verdict_words.verdict
-    group by history.rule_fingerprint, history.rule_version, history.model_id
+        on latest.verdict = verdict_words.verdict
+    group by latest.rule_fingerprint, latest.rule_version, latest.model_id
+),
+
+final as (
+    select
+        rates.rule_fingerprint,
+        rates.rule_version,
+        rates.model_id,
+        first_recorded.first_recorded_at,
+        rates.turns,
+        rates.deviations,
+        rates.deviation_rate
+    from rates
+    inner join first_recorded
+        on
+            rates.rule_fingerprint = first_recorded.rule_fingerprint
+            and rates.rule_version = first_recorded.rule_version
+            and rates.model_id = first_recorded.model_id
 )
 
-select * from rates
+select * from final

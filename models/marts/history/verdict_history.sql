@@ -1,6 +1,9 @@
--- SPEC §5.3: every verdict ever produced, per (turn_id, rule_fingerprint), appended and never
--- rewritten — not even by --full-refresh (full_refresh = false) — so that a change in rates
--- can be told apart from a change in the rules (seed 001: record the rubric version).
+-- SPEC §5.3: every verdict ever produced, appended and never rewritten — not even by
+-- --full-refresh (full_refresh = false) — so that a change in rates can be told apart from a
+-- change in the rules (seed 001: record the rubric version). A turn is recorded again
+-- whenever anything that decides its verdict changes: the rule version, the rule
+-- fingerprint, or its judged inputs (its text and extracted fields, its card's rules, a
+-- canon_review decision, its recall outcome: judged_inputs_hash).
 {{ config(
     materialized='incremental',
     full_refresh=false,
@@ -23,17 +26,26 @@ current_rules as (
         verdicts.deciding_check,
         verdicts.rule_version,
         verdicts.rule_fingerprint,
+        verdicts.judged_inputs_hash,
         current_timestamp::timestamp as recorded_at
     from verdicts
 )
 
 select * from current_rules
 {% if is_incremental() %}
+    {#- A history recorded before judged_inputs_hash existed gains the column in this very
+        build (append_new_columns); its rows have none to match. -#}
+    {%- set recorded_columns = adapter.get_columns_in_relation(this)
+        | map(attribute='name') | map('lower') | list %}
+    {%- set same_inputs = 'recorded.judged_inputs_hash = current_rules.judged_inputs_hash'
+        if 'judged_inputs_hash' in recorded_columns else 'false' %}
     where not exists (
         select 1
         from {{ this }} as recorded
         where
             recorded.turn_id = current_rules.turn_id
+            and recorded.rule_version = current_rules.rule_version
             and recorded.rule_fingerprint = current_rules.rule_fingerprint
+            and {{ same_inputs }}
     )
 {% endif %}

@@ -22,7 +22,7 @@ sampled as (
         turns.reply_text,
         verdicts.summary,
         row_number() over (
-            order by md5(verdicts.turn_id || '{{ var("review_sample_seed") }}')
+            order by md5(verdicts.turn_id || {{ text_var('review_sample_seed') }})
         ) as sample_rank
     from verdicts
     inner join turns

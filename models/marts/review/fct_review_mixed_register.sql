@@ -42,7 +42,7 @@ sampled as (
         toned.plain_eojeols,
         coalesce(candidates.candidate_endings, []) as candidate_endings,
         row_number() over (
-            order by md5(toned.turn_id || '{{ var("review_sample_seed") }}')
+            order by md5(toned.turn_id || {{ text_var('review_sample_seed') }})
         ) as sample_rank
     from toned
     inner join verdicts

@@ -14,7 +14,8 @@ with turns as (
     from {{ ref('stg_chat_logs__turns') }}
     where
         {{ deterministic_sample(
-            "turn_id || '" ~ var('review_sample_seed') ~ "'", var('ending_review_max_turns')
+            'turn_id || ' ~ text_var('review_sample_seed'),
+            number_var('ending_review_max_turns', integer=true)
         ) }}
 ),
 

@@ -7,6 +7,6 @@ select
     labelled_turns,
     agreeing_turns,
     agreement_rate,
-    {{ var('golden_agreement_min_rate') }} as min_rate
+    {{ number_var('golden_agreement_min_rate', maximum=1) }} as min_rate
 from {{ ref('fct_golden_agreement_summary') }}
-where agreement_rate < {{ var('golden_agreement_min_rate') }}
+where agreement_rate < {{ number_var('golden_agreement_min_rate', maximum=1) }}
