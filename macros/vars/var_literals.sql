@@ -12,7 +12,7 @@
             "var " ~ name ~ " must be a text, got " ~ tojson(value)
         ) }}
     {%- endif -%}
-    '{{ value | string | replace("'", "''") }}'
+    {{- sql_text(value) -}}
 {%- endmacro %}
 
 {# A numeric var (an integer when `integer`), within [minimum, maximum] when given. #}
@@ -50,6 +50,6 @@
                 "var " ~ name ~ " must be a list of texts, got the element " ~ tojson(value)
             ) }}
         {%- endif -%}
-        '{{ value | replace("'", "''") }}'{{ ', ' if not loop.last }}
+        {{- sql_text(value) }}{{ ', ' if not loop.last }}
     {%- endfor -%}
 {%- endmacro %}

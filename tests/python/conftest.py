@@ -43,6 +43,7 @@ def run_dbt(
     database: Path | None = None,
     check: bool = True,
     project_dir: Path = PROJECT_ROOT,
+    env: dict[str, str] | None = None,
 ) -> DbtResult:
     """Run `dbt <command>` on the project with its own database, target dir and export path."""
     workdir.mkdir(parents=True, exist_ok=True)
@@ -52,7 +53,12 @@ def run_dbt(
     for name, path in (inputs or {}).items():
         dbt_vars[f"input_{name}"] = str(path)
     dbt_vars.update(extra_vars or {})
-    env = {**os.environ, "CARD_KEEPER_DB": str(database), "DBT_SEND_ANONYMOUS_USAGE_STATS": "0"}
+    env = {
+        **os.environ,
+        "CARD_KEEPER_DB": str(database),
+        "DBT_SEND_ANONYMOUS_USAGE_STATS": "0",
+        **(env or {}),
+    }
     process = subprocess.run(
         [
             DBT,
