@@ -3,21 +3,31 @@ SHELL := /bin/bash
 VENV := .venv
 PY := $(VENV)/bin/python
 DBT := $(VENV)/bin/dbt
-STAMP := $(VENV)/.installed-$(shell cat requirements.txt Makefile | sha1sum | cut -c1-12)
+# The stamp names the lock, this Makefile and the folder: a copied checkout installs anew.
+STAMP := $(VENV)/.installed-$(shell { cat requirements.txt Makefile; echo "$(CURDIR)"; } \
+	| sha1sum | cut -c1-12)
 SYSTEM_PACKAGES := chromium fonts-nanum
 
-.PHONY: build test lint system-packages dashboard docs report bench lock clean
+.PHONY: build test lint system-packages dashboard docs report bench lock clean venv-location
 
 # The virtualenv, with the pinned lock installed and the project root put on its path (a .pth
 # file), so the dbt-duckdb plugin in python_udfs/ imports from any directory. The .pth file's
 # second line tunes Python's garbage collector in dbt processes only, from their start, and
 # has them end without Python's teardown (python_udfs/dbt_startup.py).
-$(STAMP): requirements.txt Makefile
+$(STAMP): requirements.txt Makefile | venv-location
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r requirements.txt
 	printf '%s\n%s\n' "$(CURDIR)" "import python_udfs.dbt_startup; python_udfs.dbt_startup.tune()" \
 		> "$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/card_keeper.pth"
 	rm -f $(VENV)/.installed-* && touch $@
+
+# A virtualenv copied or moved from another folder still runs that folder's Python, packages
+# and project (its scripts' first lines name it): remove it, so the stamp's recipe makes one here.
+venv-location:
+	@case "$$(head -n 1 $(VENV)/bin/pip 2>/dev/null || echo absent)" in \
+		absent | "#!$(CURDIR)/$(VENV)/bin/"*) ;; \
+		*) echo "$(VENV) belongs to another folder: making it anew here"; rm -rf $(VENV) ;; \
+	esac
 
 ## build: the demo end to end: venv, pinned dependencies, dbt build (seeds, models, tests, export).
 build: $(STAMP)
