@@ -4,21 +4,20 @@ VENV := .venv
 PY := $(VENV)/bin/python
 DBT := $(VENV)/bin/dbt
 # The stamp names the lock, this Makefile and the folder: a copied checkout installs anew.
-STAMP := $(VENV)/.installed-$(shell { cat requirements.txt Makefile; echo "$(CURDIR)"; } \
+STAMP := $(VENV)/.installed-$(shell { cat requirements.txt Makefile pyproject.toml; echo "$(CURDIR)"; } \
 	| sha1sum | cut -c1-12)
 SYSTEM_PACKAGES := chromium fonts-nanum
 
 .PHONY: build test lint system-packages dashboard docs report bench lock clean venv-location
 
-# The virtualenv, with the pinned lock installed and the project root put on its path (a .pth
-# file), so the dbt-duckdb plugin in python_udfs/ imports from any directory. The .pth file's
-# second line tunes Python's garbage collector in dbt processes only, from their start, and
-# has them end without Python's teardown (python_udfs/dbt_startup.py).
-$(STAMP): requirements.txt Makefile | venv-location
+# The virtualenv: the pinned lock, then the project's own package (pyproject.toml: the dbt-duckdb
+# plugin in python_udfs/ and the dashboard) in editable mode, so dbt imports the plugin from
+# any directory.
+$(STAMP): requirements.txt Makefile pyproject.toml | venv-location
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r requirements.txt
-	printf '%s\n%s\n' "$(CURDIR)" "import python_udfs.dbt_startup; python_udfs.dbt_startup.tune()" \
-		> "$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/card_keeper.pth"
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps -e .
+	rm -f $(VENV)/lib/python3*/site-packages/card_keeper.pth  # an older setup's start-up file
 	rm -f $(VENV)/.installed-* && touch $@
 
 # A virtualenv copied or moved from another folder still runs that folder's Python, packages

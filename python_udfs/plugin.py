@@ -1,11 +1,12 @@
 """dbt-duckdb plugin: anchors paths to the project root and registers card_keeper's UDFs.
 
-Wired in profiles.yml as `plugins: [{module: python_udfs.plugin}]`.
+Wired in profiles.yml as `plugins: [{module: python_udfs.plugin}]`; `make build` installs the
+python_udfs package into the venv (editable, pyproject.toml), so dbt imports it from any
+directory.
 """
 
 from __future__ import annotations
 
-import gc
 import os
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,6 @@ import pyarrow as pa
 from dbt.adapters.duckdb.plugins import BasePlugin
 
 from python_udfs import endings, lexicon, tone
-from python_udfs.dbt_startup import GC_THRESHOLDS, close_before_exit
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -88,7 +88,6 @@ def warm_up_analyser_udf() -> str:
 class Plugin(BasePlugin):
     def initialize(self, plugin_config: dict[str, Any]) -> None:
         self.project_root = str(PROJECT_ROOT)
-        gc.set_threshold(*GC_THRESHOLDS)
 
     def update_connection_config(self, creds: Any, config: dict[str, Any]) -> None:
         creds.path = anchor(creds.path)
@@ -104,12 +103,6 @@ class Plugin(BasePlugin):
         conn.execute("set variable ck_project_root = ?", [self.project_root])
 
     def configure_connection(self, conn: Any) -> None:
-        # The first connection opens after parsing: the manifest is built by now, and
-        # freezing it takes it out of every later collection (python_udfs/dbt_startup.py).
-        if not gc.get_freeze_count():
-            gc.freeze()
-        # A dbt process skips Python's teardown at exit; this connection is closed first.
-        close_before_exit(conn)
         self._configure_session(conn)
         conn.create_function(
             "ck_warm_up_analyser", warm_up_analyser_udf, [], "VARCHAR", side_effects=True

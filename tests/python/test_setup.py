@@ -49,3 +49,38 @@ def test_venv_made_here_is_kept(tmp_path):
     assert checked.returncode == 0, checked.stderr
     assert checked.stdout == ""
     assert venv.exists()
+
+
+def test_dbt_runner_leaves_its_host_interpreter_alone(tmp_path):
+    """dbt run in-process (an orchestrator, pytest) loads the plugin and UDFs without
+    changing its host: the collector, frozen objects, sys.exit and exit handlers as they were."""
+    import json
+    import os
+    import sys
+
+    probe = f"""
+import atexit, gc, json, sys
+before = [gc.get_threshold(), gc.get_freeze_count(), sys.exit is sys.__dict__['exit']]
+exit_function = sys.exit
+from dbt.cli.main import dbtRunner
+result = dbtRunner().invoke([
+    "show", "--inline", "select ck_tone('알겠어요.', '.', ['요'], [true]) as tone",
+    "--project-dir", {str(PROJECT_ROOT)!r}, "--profiles-dir", {str(PROJECT_ROOT)!r},
+    "--target-path", {str(tmp_path / "target")!r}, "--log-path", {str(tmp_path / "logs")!r},
+])
+after = [gc.get_threshold(), gc.get_freeze_count(), sys.exit is sys.__dict__['exit']]
+print(json.dumps({{"ok": result.success, "before": before, "after": after,
+                  "same_exit": sys.exit is exit_function}}))
+"""
+    process = subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "CARD_KEEPER_DB": str(tmp_path / "host.duckdb")},
+        cwd=tmp_path,
+    )
+    report = json.loads(process.stdout.strip().splitlines()[-1])
+    assert report["ok"], process.stdout[-3000:]
+    assert report["before"] == report["after"]
+    assert report["same_exit"]
