@@ -8,7 +8,10 @@ database; every read goes through dashboard.db (short-lived read-only connection
 from __future__ import annotations
 
 import hashlib
+import logging
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 if __package__ in (None, ""):  # `streamlit run dashboard/app.py` puts dashboard/ on the path
@@ -18,21 +21,46 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import charts, db, texts, upload
-from dashboard.safe import md, one_line, text_table
+from dashboard.safe import ident, md, one_line, plain_ident, text_table
 
 SESSION_CAP = 500
 CONVERSATION_LIMIT = 300
 QUARANTINE_LIMIT = 200
 GOLDEN_TURNS_LIMIT = 100
 QUEUE_LIMIT = 100
+LOG = logging.getLogger("card_keeper.dashboard")
+
+
+@contextmanager
+def shielded(message: str, where=st) -> Iterator[None]:
+    """Run a piece of the screen; if it fails, show `message` (Korean) instead of a traceback.
+
+    The full traceback goes to the server's log. Streamlit's rerun/stop signals are
+    BaseExceptions and pass through; so do the database-busy/missing states main() handles.
+    """
+    try:
+        yield
+    except (db.DatabaseBusy, db.DatabaseMissing):
+        raise
+    except Exception as error:
+        LOG.exception("dashboard: %s", message)
+        where.error(
+            message + " " + texts.FAILED_DETAIL.format(kind=md(type(error).__name__)),
+            icon=":material/error:",
+        )
 
 
 # -- database choice ------------------------------------------------------------------------------
 def databases() -> dict[str, Path]:
-    """Demo first, then this browser session's successful uploads (label -> path)."""
+    """Demo first, then this browser session's successful uploads (label -> path) whose folder
+    still exists (an upload may have been deleted, or pruned beyond the kept number)."""
     if "databases" not in st.session_state:
         st.session_state.databases = {texts.DEMO_LABEL: db.default_database()}
-    return st.session_state.databases
+    options = st.session_state.databases
+    for label, path in list(options.items()):
+        if label != texts.DEMO_LABEL and not path.parent.exists():
+            del options[label]
+    return options
 
 
 def choose_database() -> tuple[str, Path]:
@@ -47,7 +75,30 @@ def choose_database() -> tuple[str, Path]:
         texts.DATABASE_HEADER, list(options), key="db_choice", label_visibility="collapsed"
     )
     st.sidebar.caption(md(shown_path(options[label])))
+    notice = st.session_state.pop("sidebar_notice", None)
+    if notice is not None:
+        getattr(st.sidebar, notice[0])(notice[1])
+    if label != texts.DEMO_LABEL:
+        st.sidebar.button(
+            texts.UPLOAD_DELETE,
+            key="delete_upload",
+            icon=":material/delete:",
+            on_click=delete_upload,
+            args=(label, options[label]),
+        )
     return label, options[label]
+
+
+def delete_upload(label: str, path: Path) -> None:
+    """Remove an upload's folder (database, files, export) and show the demo again."""
+    removed = upload.remove(path.parent)
+    databases().pop(label, None)
+    st.session_state.pending_choice = texts.DEMO_LABEL
+    st.session_state.sidebar_notice = (
+        ("info", texts.UPLOAD_DELETED.format(label=md(label)))
+        if removed
+        else ("warning", texts.UPLOAD_NOT_DELETED.format(label=md(label)))
+    )
 
 
 def shown_path(path: Path) -> str:
@@ -73,7 +124,7 @@ def schema_checks(batch: db.Batch) -> None:
         return
     st.sidebar.caption(
         texts.CHECKS_RAN_AT.format(
-            when=f"{latest['run_started_at']:%Y-%m-%d %H:%M:%S}",
+            when=md(latest["run_started_text"]),
             invocation=md(str(latest["invocation_id"])[:8]),
         )
     )
@@ -137,20 +188,20 @@ def conversation(batch: db.Batch, key: str) -> None:
         texts.CONVERSATION_SESSION,
         sessions,
         format_func=lambda s: (
-            f"{s['character_id']} · "
-            + texts.CONVERSATION_SESSION_OPTION.format(session_id=s["session_id"], turns=s["turns"])
+            f"{plain_ident(s['character_id'])} · "
+            + texts.CONVERSATION_SESSION_OPTION.format(
+                session_id=plain_ident(s["session_id"]), turns=s["turns"]
+            )
         ),
         key=f"conversation_session_{key}",
     )
     card = batch.card(chosen["character_id"]) or {}
     st.caption(
-        md(
-            texts.CONVERSATION_CAPTION.format(
-                name=card.get("name") or "",
-                character_id=chosen["character_id"],
-                persona=card.get("persona") or "-",
-                rule=f"{card.get('honorific_rule') or '-'} · {card.get('first_person') or '-'}",
-            )
+        texts.CONVERSATION_CAPTION.format(
+            name=ident(card.get("name") or ""),
+            character_id=ident(chosen["character_id"]),
+            persona=md(card.get("persona") or "-"),
+            rule=md(f"{card.get('honorific_rule') or '-'} · {card.get('first_person') or '-'}"),
         )
     )
     turns = batch.conversation(chosen["session_id"], CONVERSATION_LIMIT)
@@ -158,17 +209,17 @@ def conversation(batch: db.Batch, key: str) -> None:
         st.caption(texts.CONVERSATION_TRUNCATED.format(shown=len(turns), total=chosen["turns"]))
     with st.container(height=1100, key="conversation", autoscroll=False):
         for turn in turns.itertuples():
-            with st.chat_message("user"):
-                st.text(
-                    turn.user_message
-                    if pd.notna(turn.user_message)
-                    else texts.CONVERSATION_NO_MESSAGE
-                )
-            with st.chat_message("assistant"):
-                st.text(turn.reply_text if turn.reply_text else texts.CONVERSATION_EMPTY_REPLY)
-                verdict_badge(turn.verdict)
-                when = f"{turn.created_at:%Y-%m-%d %H:%M}"
-                st.caption(md(f"{turn.turn_id} · {turn.model_id} · {when}"))
+            with shielded(texts.ROW_FAILED.format(turn_id=ident(turn.turn_id))):
+                conversation_turn(turn)
+
+
+def conversation_turn(turn) -> None:
+    with st.chat_message("user"):
+        st.text(turn.user_message if pd.notna(turn.user_message) else texts.CONVERSATION_NO_MESSAGE)
+    with st.chat_message("assistant"):
+        st.text(turn.reply_text if turn.reply_text else texts.CONVERSATION_EMPTY_REPLY)
+        verdict_badge(turn.verdict)
+        st.caption(f"{ident(turn.turn_id)} · {ident(turn.model_id)} · {md(turn.created_at_text)}")
 
 
 def verdict_badge(verdict: str) -> None:
@@ -184,14 +235,16 @@ def filters(batch: db.Batch, key: str) -> dict[str, str | None]:
     model = model_col.selectbox(
         texts.FILTER_MODEL,
         [None, *batch.models()],
-        format_func=lambda v: texts.ALL if v is None else v,
+        format_func=lambda v: texts.ALL if v is None else plain_ident(v),
         key=f"filter_model_{key}",
     )
     cards = {c["character_id"]: c["name"] for c in batch.characters()}
     character = character_col.selectbox(
         texts.FILTER_CHARACTER,
         [None, *cards],
-        format_func=lambda v: texts.ALL if v is None else f"{v} · {cards[v]}",
+        format_func=lambda v: (
+            texts.ALL if v is None else f"{plain_ident(v)} · {plain_ident(cards[v])}"
+        ),
         key=f"filter_character_{key}",
     )
     chosen = {"model_id": model, "character_id": character}
@@ -209,7 +262,7 @@ def filters(batch: db.Batch, key: str) -> dict[str, str | None]:
         session = session_col.selectbox(
             texts.FILTER_SESSION,
             [None, *sessions],
-            format_func=lambda v: texts.ALL if v is None else v,
+            format_func=lambda v: texts.ALL if v is None else plain_ident(v),
             key=f"filter_session_{key}",
         )
     chosen["session_id"] = session
@@ -243,11 +296,12 @@ def verdict_list(batch: db.Batch, key: str) -> None:
     checks = batch.checks_for(turn_ids)
     with st.container(key="verdict_rows"):
         for row in rows.itertuples():
-            verdict_row(
-                row,
-                evidence[evidence["turn_id"] == row.turn_id],
-                checks[checks["turn_id"] == row.turn_id],
-            )
+            with shielded(texts.ROW_FAILED.format(turn_id=ident(row.turn_id))):
+                verdict_row(
+                    row,
+                    evidence[evidence["turn_id"] == row.turn_id],
+                    checks[checks["turn_id"] == row.turn_id],
+                )
     pager(page_key, page, pages, total)
 
 
@@ -281,19 +335,17 @@ def pager(page_key: str, page: int, pages: int, total: int) -> None:
 
 def verdict_row(row, evidence: pd.DataFrame, checks: pd.DataFrame) -> None:
     label = texts.ROW_LABEL.format(
-        verdict=row.verdict, turn_id=md(row.turn_id), summary=md(one_line(row.summary, 64))
+        verdict=md(row.verdict), turn_id=ident(row.turn_id), summary=md(one_line(row.summary, 64))
     )
     skipped = list(row.skipped_checks) if row.skipped_checks is not None else []
     icon = ":material/skip_next:" if skipped else None
     with st.expander(label, icon=icon):
         st.caption(
-            md(
-                texts.ROW_META.format(
-                    model_id=row.model_id,
-                    character_id=row.character_id,
-                    session_id=row.session_id,
-                    created_at=f"{row.created_at:%Y-%m-%d %H:%M:%S}",
-                )
+            texts.ROW_META.format(
+                model_id=ident(row.model_id),
+                character_id=ident(row.character_id),
+                session_id=ident(row.session_id),
+                created_at=md(row.created_at_text),
             )
         )
         st.text(
@@ -414,10 +466,14 @@ def deviation_rates(batch: db.Batch) -> None:
         st.info(texts.NOT_BUILT.format(table="marts.fct_model_deviation_trend"))
         return
     trend = batch.deviation_trend()
+    outside = batch.deviation_trend_outside()
     if trend.empty:
         st.info(texts.RATES_EMPTY)
     else:
-        st.altair_chart(charts.trend_chart(trend), width="stretch")
+        with shielded(texts.TREND_FAILED):
+            st.altair_chart(charts.trend_chart(trend), width="stretch")
+    if outside:
+        st.caption(texts.TREND_OUTSIDE.format(count=outside))
 
 
 def notes(batch: db.Batch) -> None:
@@ -504,6 +560,8 @@ def upload_section(current_label: str, current_path: Path) -> None:
         result.ok = False
         result.key_line = texts.NOT_BUILT.format(table=db.VERDICTS_TABLE)
     if not result.ok:
+        # Nothing of a failed build is kept: the message and dbt's output tail say it all.
+        upload.remove(folder)
         st.session_state.upload_outcome = (
             "error",
             texts.UPLOAD_FAILED.format(key_line=md(result.key_line))
@@ -519,6 +577,11 @@ def upload_section(current_label: str, current_path: Path) -> None:
         turns = batch.overview().get("turns") or 0
         quarantined = batch.quarantine_count()
     message = texts.UPLOAD_OK.format(id=upload_id, turns=turns, quarantined=quarantined)
+    pruned = upload.prune()
+    if pruned:
+        message += "  \n" + texts.UPLOAD_PRUNED.format(
+            count=len(pruned), keep=upload.keep_uploads()
+        )
     if result.failed_tests:
         message += "  \n" + texts.UPLOAD_TESTS_FAILED.format(failed=result.failed_tests)
     st.session_state.upload_outcome = ("success", message, "")
@@ -547,9 +610,15 @@ def main() -> None:
     key = hashlib.sha1(str(path).encode()).hexdigest()[:8]
     reader = db.Reader(path, on_busy=on_busy)
     warn_if_public()
+    with shielded(texts.SCREEN_FAILED):
+        screen(label, path, key, reader, busy)
+
+
+def screen(label: str, path: Path, key: str, reader: db.Reader, busy) -> None:
     try:
         with reader.batch() as batch:
-            schema_checks(batch)
+            with shielded(texts.SECTION_FAILED, where=st.sidebar):
+                schema_checks(batch)
             if not batch.has(db.VERDICTS_TABLE):
                 st.title(texts.TITLE)
                 st.error(texts.NOT_BUILT.format(table=db.VERDICTS_TABLE))
@@ -557,15 +626,15 @@ def main() -> None:
                 return
             header(batch, label)
         left, right = st.columns([4, 6], gap="large")
-        with left, reader.batch() as batch:
+        with left, shielded(texts.SECTION_FAILED), reader.batch() as batch:
             conversation(batch, key)
-        with right, reader.batch() as batch:
+        with right, shielded(texts.SECTION_FAILED), reader.batch() as batch:
             verdict_list(batch, key)
         tabs = st.tabs(texts.SECTIONS, key="section", on_change="rerun")
         renderers = (self_scoring, deviation_rates, notes, quarantine)
         for tab, render in zip(tabs, renderers, strict=False):
             if tab.open:
-                with tab, reader.batch() as batch:
+                with tab, shielded(texts.SECTION_FAILED), reader.batch() as batch:
                     render(batch)
         if tabs[-1].open:
             with tabs[-1]:

@@ -7,6 +7,11 @@ screen shows a note) and retries a few times before giving up with `DatabaseBusy
 
 Every filter, count and page is computed by DuckDB with bound parameters; only the rows of one
 page (and their evidence) ever reach Python. Nothing here imports Streamlit.
+
+Timestamps reach the screen as text made by DuckDB (`shown_timestamp`): a database built by
+someone else may hold years past 9999, BC dates or infinity, which pandas and Python's
+datetime cannot hold. The weekly trend keeps only weeks pandas can hold (1678-2261) and counts
+the rest (`deviation_trend_outside`).
 """
 
 from __future__ import annotations
@@ -21,6 +26,8 @@ from typing import Any, ClassVar
 import duckdb
 import pandas as pd
 
+from dashboard.safe import plain_ident
+
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 VERDICTS_TABLE = "marts.fct_turn_verdicts"
 # The user's message and the reply, for the conversation view: the verdict mart does not copy
@@ -30,6 +37,17 @@ TEXTS_JOIN = (
     " using (turn_id)"
 )
 FILTER_COLUMNS = ("model_id", "character_id", "session_id")
+# Weeks a chart can place: inside pandas' datetime64[ns] range, finite.
+CHARTED_WEEK = "isfinite(week_start) and week_start between date '1678-01-01' and date '2261-12-31'"
+
+
+def shown_timestamp(column: str, pattern: str = "%Y-%m-%d %H:%M:%S") -> str:
+    """SQL for a timestamp column as screen text: `pattern` for years 1-9999, DuckDB's own
+    text otherwise ('infinity', '99999-01-01 00:00:00', '0044-03-15 (BC) 00:00:00')."""
+    return (
+        f"case when isfinite({column}) and year({column}) between 1 and 9999"
+        f" then strftime({column}, '{pattern}') else cast({column} as varchar) end"
+    )
 
 
 class DatabaseBusy(RuntimeError):
@@ -210,8 +228,8 @@ class Batch:
         return self.df(
             f"""
             select turn_id, verdict, summary, hedge, skipped_checks, model_id, character_id,
-                   session_id, created_at, rule_expected, rule_observed, user_message,
-                   reply_text
+                   session_id, {shown_timestamp("created_at")} as created_at_text,
+                   rule_expected, rule_observed, user_message, reply_text
             from {VERDICTS_TABLE}{TEXTS_JOIN}{where}
             order by created_at, turn_id
             limit ? offset ?
@@ -274,8 +292,9 @@ class Batch:
     def conversation(self, session_id: str, limit: int) -> pd.DataFrame:
         return self.df(
             f"""
-            select turn_id, model_id, created_at, user_message, reply_text, verdict, summary,
-                   hedge
+            select turn_id, model_id, {shown_timestamp("created_at", "%Y-%m-%d %H:%M")}
+                       as created_at_text,
+                   user_message, reply_text, verdict, summary, hedge
             from {VERDICTS_TABLE}{TEXTS_JOIN}
             where session_id = ?
             order by created_at, turn_id
@@ -290,8 +309,8 @@ class Batch:
         if not self.has("audit.dbt_test_results"):
             return None, pd.DataFrame()
         latest = self.one(
-            """
-            select invocation_id, run_started_at
+            f"""
+            select invocation_id, {shown_timestamp("run_started_at")} as run_started_text
             from audit.dbt_test_results
             order by run_started_at desc, invocation_id desc
             limit 1
@@ -320,7 +339,7 @@ class Batch:
         frame = self.df("select * from marts.fct_golden_disagreements")
         if "turn_ids" in frame:
             frame["turn_ids"] = frame["turn_ids"].map(
-                lambda ids: ", ".join(ids) if ids is not None else ""
+                lambda ids: ", ".join(plain_ident(i) for i in ids) if ids is not None else ""
             )
         return frame
 
@@ -348,13 +367,24 @@ class Batch:
         )
 
     def deviation_trend(self) -> pd.DataFrame:
+        """The weekly rates a chart can place (CHARTED_WEEK)."""
         return self.df(
-            """
+            f"""
             select model_id, week_start, turns, deviations, deviation_rate, ci_low, ci_high
             from marts.fct_model_deviation_trend
+            where {CHARTED_WEEK}
             order by week_start, model_id
             """
         )
+
+    def deviation_trend_outside(self) -> int:
+        """Weekly rows left out of the chart: a week_start null, infinite or outside 1678-2261."""
+        return self.one(
+            f"""
+            select count(*) as n from marts.fct_model_deviation_trend
+            where not coalesce({CHARTED_WEEK}, false)
+            """
+        )["n"]
 
     # -- manual review queues (SPEC §5.5) ------------------------------------------------------
     REVIEW_QUEUES: ClassVar[dict[str, str]] = {

@@ -4,6 +4,12 @@ Long user text (messages, replies, evidence values) goes through st.text / st.ta
 st.dataframe / st.code, which never interpret it. Labels and captions are Markdown, so any
 user-supplied part of them (turn_id, session_id, model_id, a summary) is escaped here first:
 every Markdown / directive / LaTeX / HTML-significant character gets a backslash.
+
+Ids (turn_id, session_id, model_id, character_id) are also bidi-isolated wherever they are
+shown (`ident`, `plain_ident`): wrapped in U+2068 FIRST STRONG ISOLATE … U+2069 POP DIRECTIONAL
+ISOLATE, so a right-to-left override inside an id reorders at most the id itself, never the
+rest of its row. Isolate controls inside the id are shown as U+FFFD, so the id cannot close the
+isolate early; the PDI closes every embedding or override the id opens.
 """
 
 from __future__ import annotations
@@ -13,6 +19,8 @@ import re
 import pandas as pd
 
 _SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=\"'&])")
+_ISOLATE_CONTROLS = re.compile("[\u2066-\u2069]")
+FSI, PDI = "\u2068", "\u2069"
 
 
 def md(text: object) -> str:
@@ -30,3 +38,14 @@ def one_line(text: object, limit: int = 90) -> str:
 def text_table(frame: pd.DataFrame) -> pd.DataFrame:
     """A copy whose every cell is escaped text: st.table reads cells as Markdown."""
     return frame.map(lambda value: "" if value is None or value is pd.NA else md(value))
+
+
+def plain_ident(text: object) -> str:
+    """An id for plain-text places (select options, st.text): one line, bidi-isolated."""
+    flat = " ".join(str(text if text is not None else "").split())
+    return FSI + _ISOLATE_CONTROLS.sub("\ufffd", flat) + PDI
+
+
+def ident(text: object) -> str:
+    """An id for Markdown places (labels, captions): escaped like `md`, bidi-isolated."""
+    return FSI + md(_ISOLATE_CONTROLS.sub("\ufffd", str(text if text is not None else ""))) + PDI

@@ -35,6 +35,12 @@ NO_DATABASE = (
     "데이터베이스 파일이 없습니다: {path} — 먼저 `make build`(또는 `dbt build`)를 실행해 주세요."
 )
 NOT_BUILT = "{table} 이(가) 이 데이터베이스에 아직 없습니다. 다음 빌드 뒤에 채워집니다."
+SCREEN_FAILED = (
+    "화면을 그리지 못했습니다. 이 데이터베이스에 화면이 다룰 수 없는 값이 있는 것 같습니다."
+)
+SECTION_FAILED = "이 부분을 그리지 못했습니다. 다른 부분은 그대로 볼 수 있습니다."
+ROW_FAILED = "턴 {turn_id} 을(를) 그리지 못했습니다. 다른 턴은 그대로 볼 수 있습니다."
+FAILED_DETAIL = "(오류 종류: {kind}, 자세한 내용은 서버 로그에 있습니다)"
 PUBLIC_BIND_WARNING = (
     "이 화면이 127.0.0.1 이 아닌 주소({address})에서 열려 있습니다. "
     "올린 대화 로그가 다른 사람에게 보일 수 있습니다."
@@ -149,6 +155,11 @@ RATES_SHARED = "모든 모델이 받은 같은 프롬프트만"
 RATES_TREND = "주별 추이"
 RATES_TABLE = "숫자로 보기"
 RATES_EMPTY = "이 범위에는 턴이 없습니다."
+TREND_FAILED = "주별 추이 그래프를 그리지 못했습니다. 표는 '숫자로 보기'에서 볼 수 있습니다."
+TREND_OUTSIDE = (
+    "날짜가 1678–2261년 밖이거나 무한대인 주 {count:,}행은 그래프에서 뺐습니다 "
+    "(다른 사람이 만든 데이터베이스에서 온 값입니다)."
+)
 AXIS_RATE = "이탈률"
 AXIS_WEEK = "주 시작일"
 AXIS_MODEL = "모델"
@@ -184,6 +195,10 @@ UPLOAD_TESTS_FAILED = (
 )
 UPLOAD_LOG = "dbt 출력 (끝부분)"
 UPLOAD_EXPORT = "판정 JSON 내려받기 (turn_verdicts.json)"
+UPLOAD_DELETE = "이 업로드 지우기"
+UPLOAD_DELETED = "{label} 을(를) 지웠습니다 (올린 파일, 데이터베이스, 판정 JSON 모두)."
+UPLOAD_NOT_DELETED = "{label} 을(를) 지우지 못했습니다: 업로드 폴더가 아닙니다."
+UPLOAD_PRUNED = "업로드는 최근 {keep}개만 남깁니다: 오래된 업로드 {count}개를 지웠습니다."
 
 # Verification notes (SPEC §7): three parts, short, for creators.
 NOTES_AUTO_HEADER = "자동 — 빌드할 때마다 코드가 확인합니다"

@@ -3,6 +3,11 @@
 The build is the same dbt project run as a subprocess with CARD_KEEPER_DB pointing at
 uploads/<id>/card_keeper.duckdb and its own target / log folders, so the demo database and
 any other build are never touched. Nothing here imports Streamlit.
+
+uploads/ does not grow without end: a failed build's folder is removed (`remove`), and after
+each successful build only the newest CARD_KEEPER_UPLOADS_KEEP finished uploads (default 5) are
+kept (`prune`). Only folders named like an upload id are ever removed, and `prune` skips a
+folder whose build has not finished (no dbt_output.log yet).
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ import json
 import os
 import re
 import secrets
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -27,6 +33,10 @@ EXTENSIONS = (".csv", ".jsonl", ".ndjson", ".json", ".parquet")
 BUILD_TIMEOUT_SECONDS = 1800
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _VAR_LINE = re.compile(r"^\s*(input_\w+:.*\S)\s*$")
+# new_upload_id(): UTC date and time, then six hex digits.
+UPLOAD_ID = re.compile(r"^\d{8}-\d{6}-[0-9a-f]{6}$")
+DEFAULT_KEEP = 5
+BUILD_LOG = "dbt_output.log"
 
 
 def uploads_dir() -> Path:
@@ -37,6 +47,48 @@ def uploads_dir() -> Path:
 
 def max_upload_mb() -> int:
     return int(os.environ.get("CARD_KEEPER_UPLOAD_MAX_MB", "200"))
+
+
+def keep_uploads() -> int:
+    """How many finished uploads to keep: CARD_KEEPER_UPLOADS_KEEP, default 5, at least 1."""
+    try:
+        return max(1, int(os.environ.get("CARD_KEEPER_UPLOADS_KEEP", DEFAULT_KEEP)))
+    except ValueError:
+        return DEFAULT_KEEP
+
+
+def upload_folders(root: Path | None = None) -> list[Path]:
+    """The upload folders under root (uploads_dir()), oldest first (ids start with the time)."""
+    base = root or uploads_dir()
+    if not base.is_dir():
+        return []
+    return sorted(
+        (entry for entry in base.iterdir() if entry.is_dir() and UPLOAD_ID.match(entry.name)),
+        key=lambda entry: entry.name,
+    )
+
+
+def remove(folder: Path, root: Path | None = None) -> bool:
+    """Delete one upload folder; refuses (False) anything that is not uploads/<upload id>."""
+    base = (root or uploads_dir()).resolve()
+    folder = Path(folder)
+    if not UPLOAD_ID.match(folder.name) or folder.resolve().parent != base:
+        return False
+    if folder.is_symlink() or not folder.is_dir():
+        return False
+    shutil.rmtree(folder, ignore_errors=True)
+    return not folder.exists()
+
+
+def prune(keep: int | None = None, root: Path | None = None) -> list[Path]:
+    """Remove all but the newest `keep` finished uploads; returns the folders removed."""
+    keep = keep_uploads() if keep is None else max(1, keep)
+    finished = [folder for folder in upload_folders(root) if (folder / BUILD_LOG).exists()]
+    removed = []
+    for folder in finished[: max(len(finished) - keep, 0)]:
+        if remove(folder, root):
+            removed.append(folder)
+    return removed
 
 
 @dataclass
@@ -190,7 +242,7 @@ def build(folder: Path, upload_id: str) -> BuildResult:
         result.key_line = f"dbt build 가 {BUILD_TIMEOUT_SECONDS}초 안에 끝나지 않았습니다."
         return result
     output = process.stdout + process.stderr
-    (folder / "dbt_output.log").write_text(output, encoding="utf-8")
+    (folder / BUILD_LOG).write_text(output, encoding="utf-8")
     result.log_tail = "\n".join(_ANSI.sub("", output).splitlines()[-40:])
     node_errors, failed_tests = _failures(folder)
     result.failed_tests = failed_tests

@@ -13,17 +13,48 @@ from typing import Any
 
 import pyarrow as pa
 from dbt.adapters.duckdb.plugins import BasePlugin
+from dbt_common.exceptions import DbtRuntimeError
 
 from python_udfs import endings, lexicon, tone
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 
+DATABASE_SUFFIXES = (".duckdb", ".db")
+# Bytes 8-11 of every DuckDB database file.
+DUCKDB_MAGIC = b"DUCK"
+
+
 def anchor(path: str) -> str:
-    """A relative path means relative to the project root, not to the current directory."""
-    if path == ":memory:" or "://" in path or os.path.isabs(path):
+    """A relative path means relative to the project root, not to the current directory;
+    a leading `~` is the home directory."""
+    if path == ":memory:" or "://" in path:
+        return path
+    path = os.path.expanduser(path)
+    if os.path.isabs(path):
         return path
     return str(PROJECT_ROOT / path)
+
+
+def database_path_problem(path: str) -> str | None:
+    """Why DuckDB cannot keep a database at `path` (None when it can): its folder is missing,
+    it is a directory, its name does not end in .duckdb / .db, or the file is not a DuckDB
+    database. Checked before connecting, so the connection retries never wait on it."""
+    if path == ":memory:" or "://" in path or path.startswith("md:"):
+        return None
+    folder = os.path.dirname(path) or "."
+    if os.path.isdir(path):
+        return "it is a directory; name a database file such as card_keeper.duckdb"
+    if not os.path.isdir(folder):
+        return f"its folder {folder} does not exist; create it first"
+    if not path.lower().endswith(DATABASE_SUFFIXES):
+        return "it is not a .duckdb or .db file; name the database file card_keeper.duckdb"
+    if os.path.isfile(path) and os.path.getsize(path) > 0:
+        with open(path, "rb") as handle:
+            head = handle.read(12)
+        if head[8:12] != DUCKDB_MAGIC:
+            return "the file exists but is not a DuckDB database"
+    return None
 
 
 def _rule_inputs(terminators: pa.Array, endings: pa.Array, flags: pa.Array):
@@ -91,6 +122,13 @@ class Plugin(BasePlugin):
 
     def update_connection_config(self, creds: Any, config: dict[str, Any]) -> None:
         creds.path = anchor(creds.path)
+        problem = database_path_problem(creds.path)
+        if problem:
+            given = os.environ.get("CARD_KEEPER_DB")
+            name = f"CARD_KEEPER_DB={given}" if given else f"database path {creds.path}"
+            if given and given != creds.path:
+                name += f" ({creds.path})"
+            raise DbtRuntimeError(f"{name}: {problem}")
 
     def configure_cursor(self, cursor: Any) -> None:
         # Settings and variables belong to one connection; dbt works through cursors.

@@ -6,6 +6,18 @@ model's own table is the export's receipt: where it was written, how many turns 
 bytes. It runs after the tests of fct_turn_verdicts, so a build whose verdicts fail their
 checks writes no export.
 
+Where the export goes:
+- an explicit var export_path, relative to the project root or absolute (`~` expanded);
+- the var unset (null), or left at its shipped default exports/turn_verdicts.json: that default
+  for the default database (card_keeper.duckdb at the project root), and beside any other
+  database (CARD_KEEPER_DB) as `<database folder>/<database stem>.turn_verdicts.json`, so a
+  build into another database never replaces the demo's export;
+- an empty export_path is refused.
+The model fails, naming export_path and the reason, before writing anything when the target is
+the database in use, an input file of the build (the input_* vars, globs resolved), a
+directory, a device or fifo, or an existing file that is not a previous export
+(python_udfs.export.check_target).
+
 Its name starts with "export" so that dbt, which starts the nodes that become ready together
 in name order, starts it before the marts that wait on the same tests: it is the longest of
 them and the last to finish (0.5 s of a million-turn build ran the export alone at the end).
@@ -13,17 +25,30 @@ them and the last to finish (0.5 s of a million-turn build ran the export alone 
 
 import pyarrow as pa
 
-from python_udfs import export, plugin
+from python_udfs import export
 
 
 def model(dbt, session):
     dbt.config(materialized="table")
     verdicts = dbt.ref("fct_turn_verdicts")
-    path = plugin.anchor(dbt.config.get("export_path"))
-    turns, size = export.write_json_array(verdicts, export.schema_fields(), path)
+    ((database,),) = session.execute(
+        "select path from duckdb_databases() where database_name = current_database()"
+    ).fetchall()
+    inputs = {
+        "input_chat_turn": dbt.config.get("input_chat_turn"),
+        "input_character_card": dbt.config.get("input_character_card"),
+        "input_topic_lexicon": dbt.config.get("input_topic_lexicon"),
+        "input_golden_labels": dbt.config.get("input_golden_labels"),
+        "input_llm_summaries": dbt.config.get("input_llm_summaries"),
+        # An optional input left unset falls back to its bundled demo file: protect them all.
+        "the bundled demo data": "data/demo/*",
+    }
+    target = export.resolve_target(dbt.config.get("export_path"), database)
+    export.check_target(target, database, inputs)
+    turns, size = export.write_json_array(verdicts, export.schema_fields(), target)
     return pa.table(
         {
-            "export_path": pa.array([path], pa.string()),
+            "export_path": pa.array([str(target)], pa.string()),
             "turn_count": pa.array([turns], pa.int64()),
             "byte_count": pa.array([size], pa.int64()),
         }

@@ -11,20 +11,23 @@ Set DASHBOARD_SCREENSHOT=docs/dashboard.png to refresh the README's screenshot.
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
+import duckdb
 import pytest
 from conftest import PROJECT_ROOT, DbtResult, fixture_inputs, run_dbt
 
 from dashboard import db, texts
 from dashboard import upload as upload_module
-from dashboard.safe import md
+from dashboard.safe import FSI, PDI, ident, md, plain_ident
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
@@ -40,6 +43,9 @@ CHROMIUM_ARGS = [
 DASHBOARD_FIXTURES = Path(__file__).resolve().parent / "dashboard_fixtures"
 APP = PROJECT_ROOT / "dashboard" / "app.py"
 BUILD_TIMEOUT_MS = 120_000
+# Finished uploads the test server keeps (CARD_KEEPER_UPLOADS_KEEP).
+KEEP_UPLOADS = 3
+RTL_TURN_ID = "T-\u202eRTL-1"
 
 
 # -- the server and the browser -------------------------------------------------------------------
@@ -61,12 +67,21 @@ def uploads(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def server(demo: DbtResult, uploads: Path, tmp_path_factory) -> Iterator[str]:
+    with streamlit_server(
+        demo.database, uploads, tmp_path_factory.mktemp("dashboard_server")
+    ) as url:
+        yield url
+
+
+@contextmanager
+def streamlit_server(database: Path, uploads: Path, log_dir: Path) -> Iterator[str]:
     port = free_port()
-    log = tmp_path_factory.mktemp("dashboard_server") / "streamlit.log"
+    log = log_dir / "streamlit.log"
     env = {
         **os.environ,
-        "CARD_KEEPER_DB": str(demo.database),
+        "CARD_KEEPER_DB": str(database),
         "CARD_KEEPER_UPLOADS": str(uploads),
+        "CARD_KEEPER_UPLOADS_KEEP": str(KEEP_UPLOADS),
         "DBT_SEND_ANONYMOUS_USAGE_STATS": "0",
     }
     with log.open("w") as out:
@@ -118,6 +133,10 @@ def browser() -> Iterator:
 @pytest.fixture
 def page(browser, server: str) -> Iterator:
     """A fresh browser session on the main screen; every JS dialog is recorded and dismissed."""
+    yield from open_page(browser, server)
+
+
+def open_page(browser, server: str) -> Iterator:
     context = browser.new_context(viewport={"width": 1400, "height": 1100})
     opened = context.new_page()
     opened.dialogs = []
@@ -204,7 +223,15 @@ def selected_database(page) -> str:
 
 
 def newest_upload(uploads: Path) -> Path:
-    return max(uploads.iterdir(), key=lambda folder: folder.stat().st_mtime) / "card_keeper.duckdb"
+    return upload_module.upload_folders(uploads)[-1] / "card_keeper.duckdb"
+
+
+def finished_uploads(uploads: Path) -> list[str]:
+    return [
+        folder.name
+        for folder in upload_module.upload_folders(uploads)
+        if (folder / upload_module.BUILD_LOG).exists()
+    ]
 
 
 # -- the tests -------------------------------------------------------------------------------------
@@ -235,7 +262,7 @@ def test_groups_show_the_marts_counts_in_fixed_order(page, demo: DbtResult) -> N
 
     # A model filter is counted by DuckDB: the labels follow the mart under the same filter.
     model = demo.rows("select min(model_id) as m from marts.fct_turn_verdicts")[0]["m"]
-    choose(page, "filter_model_", model)
+    choose(page, "filter_model_", plain_ident(model))
     filtered = verdict_counts(demo.database, "where model_id = ?", (model,))
     wait_for_groups(page, expected_labels(filtered))
 
@@ -265,7 +292,7 @@ def test_expanding_a_row_shows_its_evidence_hedge_and_skipped_checks(page, demo:
         f"from marts.fct_turn_evidence where turn_id = '{turn['turn_id']}' order by ordinal"
     )
     assert evidence, "the mart cites nothing for this turn"
-    choose(page, "filter_session_", turn["session_id"])
+    choose(page, "filter_session_", plain_ident(turn["session_id"]))
     page.get_by_role("radio", name=turn["verdict"]).click()
     settle(page)
     row = page.locator('[data-testid="stExpander"]').filter(has_text=turn["turn_id"]).first
@@ -332,7 +359,7 @@ def test_self_scoring_figures_equal_the_mart(page, demo: DbtResult) -> None:
     ]
 
 
-def test_upload_shows_its_verdicts_and_a_broken_file_keeps_them(
+def test_upload_shows_its_verdicts_and_a_wrong_kind_file_keeps_them(
     page, demo: DbtResult, uploads: Path, tmp_path: Path
 ) -> None:
     seed = fixture_inputs("seed_000")
@@ -351,17 +378,6 @@ def test_upload_shows_its_verdicts_and_a_broken_file_keeps_them(
     open_section(page, texts.SECTIONS[0])
     page.get_by_text(texts.GOLDEN_EMPTY).wait_for()
     assert page.locator('[data-testid="stMetricValue"]').count() == 0
-
-    # A file dbt cannot read: the error names the input and the problem; nothing else moves.
-    upload_files(
-        page,
-        {**seed, "chat_turn": DASHBOARD_FIXTURES / "broken" / "chat_turn.csv"},
-        "input_chat_turn:",
-    )
-    error = page.locator('[data-testid="stAlert"]').filter(has_text="input_chat_turn:")
-    assert "turn_id" in error.inner_text()
-    assert selected_database(page) == label
-    assert group_labels(page) == expected_labels(counts)
 
     # A file of the wrong kind is refused before any build.
     wrong = tmp_path / "chat_turn.txt"
@@ -396,6 +412,187 @@ def test_user_text_renders_as_text(page, uploads: Path) -> None:
     page.get_by_text(texts.QUARANTINED.format(count=quarantined), exact=False).first.wait_for()
     open_section(page, texts.SECTIONS[3])
     page.locator(".st-key-quarantine").get_by_text("duplicate_turn_id").wait_for()
+
+
+def test_upload_whose_build_fails_leaves_no_folder(page, demo: DbtResult, uploads: Path) -> None:
+    before = sorted(path.name for path in uploads.iterdir())
+    # A file dbt cannot read: the error names the input and the problem; nothing else moves.
+    upload_files(
+        page,
+        {
+            **fixture_inputs("seed_000"),
+            "chat_turn": DASHBOARD_FIXTURES / "broken" / "chat_turn.csv",
+        },
+        "input_chat_turn:",
+    )
+    error = page.locator('[data-testid="stAlert"]').filter(has_text="input_chat_turn:")
+    assert "turn_id" in error.inner_text()
+    assert sorted(path.name for path in uploads.iterdir()) == before
+    assert selected_database(page) == texts.DEMO_LABEL
+    assert group_labels(page) == expected_labels(verdict_counts(demo.database))
+
+
+@pytest.fixture(scope="module")
+def odd_database(demo: DbtResult, tmp_path_factory) -> Path:
+    """A copy of the demo as someone else might have built it: timestamps in the year 99999,
+    BC and at infinity, and a turn_id holding a right-to-left override."""
+    path = tmp_path_factory.mktemp("dashboard_odd") / "odd.duckdb"
+    shutil.copy(demo.database, path)
+    with duckdb.connect(str(path)) as con:
+        group = con.execute(
+            "select turn_id from marts.fct_turn_verdicts where verdict = ? order by turn_id",
+            [texts.VERDICTS[4]],
+        ).fetchall()
+        assert 4 <= len(group) <= texts.PAGE_SIZE
+        odd = {
+            group[0][0]: "infinity",
+            group[1][0]: "99999-01-01 12:00:00",
+            group[2][0]: "0044-03-15 (BC) 09:00:00",
+        }
+        for turn_id, when in odd.items():
+            con.execute(
+                "update marts.fct_turn_verdicts set created_at = ?::timestamp where turn_id = ?",
+                [when, turn_id],
+            )
+        for table in ("fct_turn_verdicts", "fct_turn_evidence", "fct_turn_checks"):
+            con.execute(
+                f"update marts.{table} set turn_id = ? where turn_id = ?",
+                [RTL_TURN_ID, group[3][0]],
+            )
+        con.execute(
+            """
+            update marts.fct_turn_verdicts set created_at = '-infinity'::timestamp
+            where turn_id = (
+                select min(turn_id) from marts.fct_turn_verdicts
+                where session_id = (
+                    select v.session_id from marts.fct_turn_verdicts as v
+                    inner join staging.stg_chat_logs__character_cards as c using (character_id)
+                    where c.is_public
+                    group by v.session_id order by count(*) desc, v.session_id limit 1))
+            """
+        )
+        weeks = con.execute(
+            "select distinct week_start from marts.fct_model_deviation_trend order by 1 limit 3"
+        ).fetchall()
+        for (week,), odd_week in zip(
+            weeks, ("infinity", "99999-01-04", "0044-03-15 (BC)"), strict=True
+        ):
+            con.execute(
+                "update marts.fct_model_deviation_trend set week_start = ?::date"
+                " where week_start = ?",
+                [odd_week, week],
+            )
+        con.execute("update audit.dbt_test_results set run_started_at = 'infinity'::timestamp")
+    return path
+
+
+@pytest.fixture(scope="module")
+def odd_server(odd_database: Path, tmp_path_factory) -> Iterator[str]:
+    log_dir = tmp_path_factory.mktemp("dashboard_odd_server")
+    with streamlit_server(odd_database, tmp_path_factory.mktemp("odd_uploads"), log_dir) as url:
+        yield url
+
+
+def text_direction(locator, needle: str) -> tuple[float, float]:
+    """The left edges of the first and last character of `needle` inside the element."""
+    found = locator.evaluate(
+        """(element, needle) => {
+            const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+            for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+                const at = node.data.indexOf(needle);
+                if (at < 0) continue;
+                const range = document.createRange();
+                range.setStart(node, at); range.setEnd(node, at + 1);
+                const first = range.getBoundingClientRect().left;
+                range.setStart(node, at + needle.length - 1);
+                range.setEnd(node, at + needle.length);
+                return [first, range.getBoundingClientRect().left];
+            }
+            return null;
+        }""",
+        needle,
+    )
+    assert found is not None, f"{needle!r} is not one text run in the element"
+    return found[0], found[1]
+
+
+def test_odd_timestamps_and_rtl_ids_render_without_a_traceback(
+    browser, odd_server: str, odd_database: Path
+) -> None:
+    for page in open_page(browser, odd_server):  # settle() asserts no traceback on screen
+        assert selected_database(page) == texts.DEMO_LABEL
+        page.get_by_text("infinity").first.wait_for()  # the checks' run time, as DuckDB writes it
+        page.get_by_role("radio", name=texts.VERDICTS[4]).click()
+        settle(page)
+        rows = page.locator('.st-key-verdict_rows [data-testid="stExpander"]')
+        with duckdb.connect(str(odd_database), read_only=True) as con:
+            ((count,),) = con.execute(
+                "select count(*) from marts.fct_turn_verdicts where verdict = ?",
+                [texts.VERDICTS[4]],
+            ).fetchall()
+            ((summary,),) = con.execute(
+                "select summary from marts.fct_turn_verdicts where turn_id = ?", [RTL_TURN_ID]
+            ).fetchall()
+        assert rows.count() == count
+        for index in range(rows.count()):
+            rows.nth(index).locator("summary").click()
+        settle(page)
+        body = page.locator(".st-key-verdict_rows").inner_text()
+        for shown in ("infinity", "99999-01-01 12:00:00", "0044-03-15 (BC) 09:00:00"):
+            assert shown in body
+        assert "그리지 못했습니다" not in page.locator("body").inner_text()
+
+        # The id is isolated: the summary after it still reads left to right.
+        label = rows.filter(has_text="RTL-1").locator("summary")
+        assert FSI + RTL_TURN_ID + PDI in label.inner_text()
+        first, last = text_direction(label, summary[:6])
+        assert first < last, "the summary after the id is laid out right to left"
+        verdict_left, _ = text_direction(label, texts.VERDICTS[4][:3])
+        assert verdict_left < first
+
+        # The public conversation holds a turn at -infinity; the trend leaves out odd weeks.
+        page.locator(".st-key-conversation").get_by_text("-infinity").first.wait_for()
+        open_section(page, texts.SECTIONS[1])
+        with duckdb.connect(str(odd_database), read_only=True) as con:
+            ((outside,),) = con.execute(
+                "select count(*) from marts.fct_model_deviation_trend"
+                " where not isfinite(week_start) or year(week_start) not between 1678 and 2261"
+            ).fetchall()
+        assert outside > 0
+        page.get_by_text(texts.TREND_OUTSIDE.format(count=outside)).wait_for()
+        page.locator('[data-testid="stVegaLiteChart"]').nth(2).wait_for()  # the weekly trend
+
+
+def test_uploads_beyond_the_keep_limit_are_pruned_and_one_can_be_deleted(
+    page, uploads: Path
+) -> None:
+    for day in range(1, 5):
+        old = uploads / f"2000010{day}-000000-00000{day}"
+        old.mkdir()
+        (old / upload_module.BUILD_LOG).write_text("지난 빌드 기록\n", encoding="utf-8")
+        (old / "card_keeper.duckdb").write_bytes(b"")
+    building = uploads / "20000105-000000-0000ff"  # a build still running: no log yet
+    building.mkdir()
+    notes = uploads / "분석가_메모"  # not an upload folder: never touched
+    notes.mkdir()
+    before = finished_uploads(uploads)
+
+    upload_files(page, fixture_inputs("seed_000"), "로 빌드했습니다")
+    new = newest_upload(uploads).parent
+    assert new.name not in before
+    assert finished_uploads(uploads) == sorted([*before, new.name])[-KEEP_UPLOADS:]
+    assert building.is_dir() and notes.is_dir()
+    label = selected_database(page)
+    assert label.startswith("올린 파일 ")
+
+    page.get_by_role("button", name=texts.UPLOAD_DELETE).click()
+    settle(page)
+    assert not new.exists()
+    assert selected_database(page) == texts.DEMO_LABEL
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    assert label not in sidebar.locator('[role="radiogroup"]').inner_text()
+    sidebar.get_by_text(texts.UPLOAD_DELETED.format(label=label)[:12]).wait_for()
+    assert building.is_dir() and notes.is_dir()
 
 
 # -- the pieces without a browser ----------------------------------------------------------------
@@ -459,3 +656,26 @@ def test_markdown_escaping() -> None:
     assert md("**x** [a](javascript:b) <script>") == (
         r"\*\*x\*\* \[a\]\(javascript\:b\) \<script\>"
     )
+
+
+def test_prune_keeps_the_newest_finished_uploads_only(tmp_path: Path) -> None:
+    names = [f"2026010{day}-120000-abcde{day}" for day in range(1, 7)]
+    for name in names:
+        (tmp_path / name).mkdir()
+        (tmp_path / name / upload_module.BUILD_LOG).write_text("끝\n", encoding="utf-8")
+    (tmp_path / "20260107-120000-abcdef").mkdir()  # still building
+    (tmp_path / "내_파일").mkdir()
+    removed = upload_module.prune(keep=2, root=tmp_path)
+    assert [folder.name for folder in removed] == names[:4]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [*names[4:], "20260107-120000-abcdef", "내_파일"]
+    )
+    assert not upload_module.remove(tmp_path / "내_파일", root=tmp_path)
+    assert not upload_module.remove(tmp_path.parent / names[4], root=tmp_path)
+    assert (tmp_path / "내_파일").is_dir()
+
+
+def test_ids_are_bidi_isolated() -> None:
+    assert ident("T_\u202e1") == FSI + "T\\_\u202e1" + PDI
+    # An isolate control inside the id cannot close the isolate early.
+    assert plain_ident("a\u2069\u202eb") == FSI + "a\ufffd\u202eb" + PDI
