@@ -1,6 +1,7 @@
 -- Assert that off_canon_entities equals named_entities minus canon_entities, distinct, in
 -- named_entities order, and null exactly when named_entities is null (seed 000 check 4); the
--- canon includes the names creators added in seed canon_review.
+-- canon is the card's canon_entities, the card's own name (SPEC §2: a character introducing
+-- itself is inside its world) and the names creators added in seed canon_review.
 -- Recomputed relationally (unnest, anti-join, first occurrence), not with the model's
 -- list functions.
 with verdicts as (
@@ -28,6 +29,11 @@ canon as (
     select
         character_id,
         unnest(canon_entities) as entity
+    from character_cards
+    union all
+    select
+        character_id,
+        name as entity
     from character_cards
     union all
     select
