@@ -108,7 +108,7 @@ def test_an_accepted_llm_summary_replaces_the_default(tmp_path):
     assert rows["T-004471"]["llm_rejection_reasons"] == ["banmal_summary"]
 
 
-def test_analyst_labels_are_scored_and_a_missing_turn_errors(tmp_path):
+def test_analyst_labels_are_scored_and_a_low_rate_only_warns(tmp_path):
     labels = tmp_path / "labels.csv"
     labels.write_text(
         "turn_id,expected_verdict,note\n"
@@ -128,18 +128,63 @@ def test_analyst_labels_are_scored_and_a_missing_turn_errors(tmp_path):
     # Below golden_agreement_min_rate: a warning, not an error.
     assert "WARN" in result.output and "assert_golden_agreement_above_threshold" in result.output
 
+
+def test_golden_label_for_unknown_turn_names_the_turn_id(tmp_path):
+    """A label whose turn is not in the build fails the build naming the turn, file and line:
+    T-999999 is in no input, T-004700 was quarantined (no session_id)."""
+    turns = tmp_path / "chat_turn.jsonl"
+    turns.write_text(
+        fixture_inputs("seed_000")["chat_turn"].read_text(encoding="utf-8")
+        + '{"turn_id": "T-004700", "session_id": null, "character_id": "CHR-0001", '
+        '"model_id": "claude-sonnet", "created_at": "2026-10-05T21:40:00", '
+        '"reply_text": "검술원으로 와.", "first_person": "나", "named_entities": ["검술원"]}\n',
+        encoding="utf-8",
+    )
+    labels = tmp_path / "labels.csv"
     labels.write_text(
-        "turn_id,expected_verdict,note\nT-999999,설정대로 말함,없는 회차\n", encoding="utf-8"
+        "turn_id,expected_verdict,note\n"
+        "T-004468,설정대로 말함,반말 유지\n"
+        "T-999999,설정대로 말함,없는 회차\n"
+        "T-004700,설정대로 말함,격리된 회차\n",
+        encoding="utf-8",
     )
     failed = run_dbt(
         ["build"],
         tmp_path / "missing",
-        fixture_inputs("seed_000"),
+        {**fixture_inputs("seed_000"), "chat_turn": turns},
         extra_vars={"input_golden_labels": str(labels)},
         check=False,
     )
     assert failed.returncode != 0
-    assert "fct_golden_agreement_predicted_verdict" in failed.output
+    assert "FAIL 2 assert_golden_labels_name_built_turns" in failed.output
+    # dbt's own failure message gives only the count; the test logs which labels they are.
+    assert f"T-999999 ({labels} line 3, column turn_id" in failed.output
+    assert f"T-004700 ({labels} line 4, column turn_id" in failed.output
+    # The anonymous not_null failure it replaces is gone.
+    assert "not_null_fct_golden_agreement_predicted_verdict" not in failed.output
+    stored = failed.rows(
+        "select turn_id, source_file, source_row, column_name, problem "
+        "from test_failures.assert_golden_labels_name_built_turns order by source_row"
+    )
+    assert stored == [
+        {
+            "turn_id": "T-999999",
+            "source_file": str(labels),
+            "source_row": 3,
+            "column_name": "turn_id",
+            "problem": "no such turn in the chat_turn input",
+        },
+        {
+            "turn_id": "T-004700",
+            "source_file": str(labels),
+            "source_row": 4,
+            "column_name": "turn_id",
+            "problem": "the turn was quarantined (see fct_contract_violations)",
+        },
+    ]
+    # The verdicts of the good turns are still built and exported.
+    assert len(failed.rows("select turn_id from marts.fct_turn_verdicts")) == 8
+    assert failed.export.exists()
 
 
 @pytest.fixture(scope="module")

@@ -47,8 +47,14 @@ decided as (
         ranked.*,
         canon_review.decision,
         canon_review.note as decision_note,
+        -- character_id last: the same name can be off-canon for two characters with the
+        -- same counts, and without it their order (and rank) changed from run to run.
         row_number() over (
-            order by ranked.turns desc, ranked.models desc, ranked.name asc
+            order by
+                ranked.turns desc,
+                ranked.models desc,
+                ranked.name asc,
+                ranked.character_id asc
         ) as name_rank
     from ranked
     left join canon_review
