@@ -160,7 +160,11 @@ def test_input_paths_expand_home_and_environment_variables(tmp_path):
         tmp_path,
         env={"HOME": "/home/분석가", "CK_TEST_DIR": "/srv/로그"},
     )
-    assert '"home": "/home/분석가/logs/turns.csv"' in result.output
-    assert '"braced": "/srv/로그/x/y.jsonl"' in result.output
-    assert '"bare": "/srv/로그/z.csv"' in result.output
-    assert '"relative": "/project/data/demo/*.jsonl"' in result.output
+    # dbt show prints its JSON with non-ASCII escaped: read it as JSON, not as text.
+    shown = json.loads(result.output[result.output.index("{\n") :])["show"][0]
+    assert shown == {
+        "home": "/home/분석가/logs/turns.csv",
+        "braced": "/srv/로그/x/y.jsonl",
+        "bare": "/srv/로그/z.csv",
+        "relative": "/project/data/demo/*.jsonl",
+    }
