@@ -36,7 +36,7 @@ build: $(STAMP)
 test: $(STAMP) system-packages
 	$(DBT) build
 	$(MAKE) --no-print-directory lint
-	$(PY) -m pytest
+	$(PY) -m pytest -n auto --dist loadfile  # one worker a core; a file's fixtures stay on one
 
 lint: $(STAMP)
 	$(VENV)/bin/sqlfluff lint models tests analyses macros

@@ -16,6 +16,15 @@ import pytest
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 DBT = str(Path(sys.executable).parent / "dbt")
+# Seeds and models (the export included) without the data and unit tests: for a test that reads
+# what a build made and proves nothing about the tests themselves.
+BUILD_WITHOUT_TESTS = [
+    "build",
+    "--exclude-resource-type",
+    "test",
+    "--exclude-resource-type",
+    "unit_test",
+]
 
 
 @dataclass
@@ -100,6 +109,22 @@ def fixture_inputs(name: str) -> dict[str, Path]:
 def copy_database(result: DbtResult, target: Path) -> Path:
     shutil.copy(result.database, target)
     return target
+
+
+@pytest.fixture(scope="session")
+def seed_000_build(tmp_path_factory) -> DbtResult:
+    """The seed_000 fixture built once (seeds, models, data and unit tests, export) for every
+    test that only reads what it built; a test that writes works on a copy (copy_database)."""
+    return run_dbt(["build"], tmp_path_factory.mktemp("seed_000_build"), fixture_inputs("seed_000"))
+
+
+@pytest.fixture
+def seed_000_copy(seed_000_build, tmp_path) -> DbtResult:
+    """A private copy of the seed_000 build's database, for a test that writes to it."""
+    database = copy_database(seed_000_build, tmp_path / "card_keeper.duckdb")
+    return DbtResult(
+        seed_000_build.returncode, seed_000_build.output, database, seed_000_build.export
+    )
 
 
 def copy_project(target: Path) -> Path:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from conftest import copy_project, fixture_inputs, run_dbt
+from conftest import BUILD_WITHOUT_TESTS, copy_project, fixture_inputs, run_dbt
 
 
 def wilson(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
@@ -39,8 +39,8 @@ def test_wilson_interval_matches_hand_computed_values(tmp_path):
 
 
 @pytest.fixture(scope="module")
-def seed_build(tmp_path_factory):
-    return run_dbt(["build"], tmp_path_factory.mktemp("eval"), fixture_inputs("seed_000"))
+def seed_build(seed_000_build):
+    return seed_000_build
 
 
 def test_rate_intervals_are_wilson(seed_build):
@@ -198,7 +198,7 @@ def test_history_survives_rebuilds_and_a_rule_change_adds_a_fingerprint(project_
 
     def build(*flags):
         return run_dbt(
-            ["build", *flags],
+            [*BUILD_WITHOUT_TESTS, *flags],
             tmp_path / "run",
             inputs,
             database=database,
@@ -226,21 +226,21 @@ def test_history_survives_rebuilds_and_a_rule_change_adds_a_fingerprint(project_
     assert {row["rule_fingerprint"] for row in rates} == fingerprints
 
 
-def test_canon_review_add_changes_the_verdict_on_rebuild(project_copy, tmp_path):
+def test_canon_review_add_changes_the_verdict_on_rebuild(seed_000_build, project_copy, tmp_path):
     review = project_copy / "seeds" / "canon_review.csv"
     original = review.read_text(encoding="utf-8")
     inputs = fixture_inputs("seed_000")
     query = "select verdict from marts.fct_turn_verdicts where turn_id = 'T-004519'"
     try:
-        before = run_dbt(["build"], tmp_path / "before", inputs, project_dir=project_copy)
-        assert before.rows(query) == [{"verdict": "세계관 밖 고유명사"}]
+        # Before: the shipped canon_review, as the shared build of the same inputs used it.
+        assert seed_000_build.rows(query) == [{"verdict": "세계관 밖 고유명사"}]
         review.write_text(
             original
             + "리안,CHR-0001,add,학장 리안을 설정에 들입니다\n"
             + "아카데미,CHR-0001,add,아카데미를 설정에 들입니다\n",
             encoding="utf-8",
         )
-        after = run_dbt(["build"], tmp_path / "after", inputs, project_dir=project_copy)
+        after = run_dbt(BUILD_WITHOUT_TESTS, tmp_path / "after", inputs, project_dir=project_copy)
         assert after.rows(query) == [{"verdict": "설정대로 말함"}]
     finally:
         review.write_text(original, encoding="utf-8")

@@ -8,15 +8,14 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from conftest import PROJECT_ROOT, fixture_inputs, run_dbt
+from conftest import PROJECT_ROOT
 
 SCHEMA = json.loads((PROJECT_ROOT / "schemas" / "verdict.schema.json").read_text())
 
 
 @pytest.fixture(scope="module")
-def exported(tmp_path_factory):
-    result = run_dbt(["build"], tmp_path_factory.mktemp("export"), fixture_inputs("seed_000"))
-    return json.loads(Path(result.export).read_text())
+def exported(seed_000_build):
+    return json.loads(Path(seed_000_build.export).read_text())
 
 
 def test_every_exported_turn_validates(exported):

@@ -10,12 +10,12 @@ from datetime import datetime
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from conftest import FIXTURES, fixture_inputs, run_dbt
+from conftest import BUILD_WITHOUT_TESTS, FIXTURES, fixture_inputs, run_dbt
 
 from python_udfs.contract import INPUT_COLUMNS
 
 STAGING = ("stg_chat_logs__turns", "stg_chat_logs__character_cards", "stg_chat_logs__topic_terms")
-STAGING_SELECTOR = ["build"]
+STAGING_SELECTOR = BUILD_WITHOUT_TESTS
 
 LIST_COLUMNS = {"named_entities", "canon_entities", "forbidden_topics", "entity_roles"}
 PARQUET_TYPES = {

@@ -109,9 +109,9 @@ def test_readme_own_logs_section_works_as_written(tmp_path):
     assert count(database, "select count(*) from marts.fct_golden_agreement") == 1
 
 
-def test_partial_build_refuses_to_mix_input_sets(tmp_path):
+def test_partial_build_refuses_to_mix_input_sets(seed_000_copy, tmp_path):
     inputs = fixture_inputs("seed_000")
-    full = run_dbt(["build"], tmp_path / "full", inputs)
+    full = seed_000_copy
     turns = full.rows("select count(*) as n from raw.chat_turn")[0]["n"]
 
     partial = run_dbt(

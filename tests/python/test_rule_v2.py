@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import run_dbt
+from conftest import BUILD_WITHOUT_TESTS, run_dbt
 
 CARD = {
     "character_id": "CHR-SEOYUL",
@@ -120,14 +120,20 @@ def history(result, turn_id: str) -> list[tuple]:
 def test_history_records_again_when_judged_inputs_change(tmp_path):
     database = tmp_path / "history.duckdb"
     first = run_dbt(
-        ["build"], tmp_path / "b1", write_inputs(tmp_path / "in1", TURNS), database=database
+        BUILD_WITHOUT_TESTS,
+        tmp_path / "b1",
+        write_inputs(tmp_path / "in1", TURNS),
+        database=database,
     )
     assert history(first, "T-outside") == [("v2", "세계관 밖 고유명사")]
 
     # The same turn_id, its text and names edited: recorded again, counted once by its latest.
     edited = [TURNS[0], turn("T-outside", "어제 하람이 카페에 들렀어.", ["하람"], 1)]
     second = run_dbt(
-        ["build"], tmp_path / "b2", write_inputs(tmp_path / "in2", edited), database=database
+        BUILD_WITHOUT_TESTS,
+        tmp_path / "b2",
+        write_inputs(tmp_path / "in2", edited),
+        database=database,
     )
     assert history(second, "T-outside") == [("v2", "세계관 밖 고유명사"), ("v2", "설정대로 말함")]
     assert history(second, "T-self") == [("v2", "설정대로 말함")]
@@ -141,14 +147,17 @@ def test_history_records_again_when_judged_inputs_change(tmp_path):
     # card hash changed, so both are recorded again; the text is back to naming 리안.
     card = {**CARD, "canon_entities": [*CARD["canon_entities"], "리안"]}
     third = run_dbt(
-        ["build"], tmp_path / "b3", write_inputs(tmp_path / "in3", TURNS, card), database=database
+        BUILD_WITHOUT_TESTS,
+        tmp_path / "b3",
+        write_inputs(tmp_path / "in3", TURNS, card),
+        database=database,
     )
     assert history(third, "T-outside")[-1] == ("v2", "설정대로 말함")
     assert len(history(third, "T-outside")) == 3
 
     # A new rule_version records every turn again, and keeps the old rows.
     fourth = run_dbt(
-        ["build"],
+        BUILD_WITHOUT_TESTS,
         tmp_path / "b4",
         write_inputs(tmp_path / "in4", TURNS, card),
         extra_vars={"rule_version": "v2-test"},
@@ -169,7 +178,7 @@ def test_vars_reach_sql_only_as_literals(tmp_path):
     secret.write_text("SECRET-CONTENTS", encoding="utf-8")
     injected = f"v1' || (select content from read_text('{secret}')) || '"
     result = run_dbt(
-        ["build"],
+        BUILD_WITHOUT_TESTS,
         tmp_path / "build",
         write_inputs(tmp_path / "inputs", TURNS),
         extra_vars={

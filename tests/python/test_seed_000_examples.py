@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import fixture_inputs, run_dbt
 
 # The derived fields of seed 000's seven example rows, as the seed writes them.
 SEED_000 = {
@@ -49,8 +48,8 @@ FIELDS = (
 
 
 @pytest.fixture(scope="module")
-def seed_build(tmp_path_factory):
-    return run_dbt(["build"], tmp_path_factory.mktemp("seed_000"), fixture_inputs("seed_000"))
+def seed_build(seed_000_build):
+    return seed_000_build
 
 
 @pytest.mark.parametrize("turn_id", sorted(SEED_000))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 import yaml
-from conftest import PROJECT_ROOT, fixture_inputs, run_dbt
+from conftest import PROJECT_ROOT
 
 ZSTD_COLUMNS = {
     "staging.base_chat_logs__turns": "reply_text",
@@ -16,8 +16,8 @@ ZSTD_COLUMNS = {
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    return run_dbt(["build"], tmp_path_factory.mktemp("storage"), fixture_inputs("seed_000"))
+def built(seed_000_build):
+    return seed_000_build
 
 
 def _compressions(built, table: str) -> dict[str, set[str]]:
