@@ -40,27 +40,6 @@ def _kiwi():
         return _load_kiwi()
 
 
-_WARM_UP_LOCK = threading.Lock()
-_warm_up_thread: threading.Thread | None = None
-
-
-def warm_up() -> threading.Thread:
-    """Load Kiwi and run its first analysis (which builds its caches) in a background thread,
-    once per process: later calls return the same thread. Both hold Python's lock for about a
-    second, so the build calls this from inside a long DuckDB query (base_chat_logs__turns'
-    parse), which needs no Python while it runs."""
-    global _warm_up_thread
-    with _WARM_UP_LOCK:
-        if _warm_up_thread is None:
-            _warm_up_thread = threading.Thread(
-                target=lambda: list(_kiwi().tokenize(["준비됐어요."])),
-                name="kiwi-warm-up",
-                daemon=True,
-            )
-            _warm_up_thread.start()
-        return _warm_up_thread
-
-
 def final_endings(sentences: list[str | None]) -> list[dict[str, str | bool | None] | None]:
     """For each sentence, the ending that closes it as Kiwi reads it: the last morpheme once
     trailing symbols are dropped, if it is a final ending (EF) or a closing 요 that Kiwi tags

@@ -109,13 +109,6 @@ def final_ending_udf(sentences: pa.Array) -> pa.Array:
     return pa.array(endings.final_endings(sentences.to_pylist()), type=FINAL_ENDING_TYPE)
 
 
-def warm_up_analyser_udf() -> str:
-    """ck_warm_up_analyser(): start loading Kiwi in the background (once per process);
-    returns 'started' at once."""
-    endings.warm_up()
-    return "started"
-
-
 class Plugin(BasePlugin):
     def initialize(self, plugin_config: dict[str, Any]) -> None:
         self.project_root = str(PROJECT_ROOT)
@@ -142,9 +135,6 @@ class Plugin(BasePlugin):
 
     def configure_connection(self, conn: Any) -> None:
         self._configure_session(conn)
-        conn.create_function(
-            "ck_warm_up_analyser", warm_up_analyser_udf, [], "VARCHAR", side_effects=True
-        )
         conn.create_function(
             "ck_tone",
             tone_udf,

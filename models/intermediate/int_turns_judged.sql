@@ -1,9 +1,5 @@
 -- SPEC §2–§3: every derived field, the status of each check, and the verdict, one row per turn.
--- reply_text in zstd: half the space and time of DuckDB's default for long text.
-{{ config(
-    materialized='table',
-    column_compression={'reply_text': 'zstd'},
-) }}
+{{ config(materialized='table') }}
 
 with turns as (
     select * from {{ ref('stg_chat_logs__turns') }}

@@ -140,16 +140,9 @@ def test_last_sentence_udf_inside_duckdb(connection):
     assert failures == []
 
 
-def test_analyser_warm_up_starts_one_load_per_process(connection):
-    """base_chat_logs__turns calls ck_warm_up_analyser() from inside its query, where DuckDB
-    may evaluate it more than once: every call returns at once and shares one loading thread,
-    and the analyser it loads (without its optional dictionaries) reads the final endings of
-    SPEC §2's known limits as a person would."""
-    first = endings.warm_up()
-    assert connection.execute("select ck_warm_up_analyser()").fetchone() == ("started",)
-    assert endings.warm_up() is first
-    first.join(timeout=120)
-    assert not first.is_alive()
+def test_analyser_reads_the_known_limits_as_a_person_would():
+    """Kiwi, loaded without its optional dictionaries, reads the final endings of the
+    four-ending rule's known limits as a person would."""
     found = endings.final_endings(
         ["내일 다시 올게요.", "어디로 가십니까?", "그건 내 잘못이 아니다.", "필요.", "고양이요."]
     )

@@ -1,21 +1,10 @@
 -- A table, not a view: the input file is parsed once, then read by staging and the quarantine.
--- It depends on no other model, so the longest parse of a build starts first; whether a
--- turn's card exists (unknown_character_id) is decided by its two readers, against the
--- clean cards (stg_chat_logs__turns keeps, fct_contract_violations quarantines).
--- This query also starts loading Kiwi (for fct_review_sentence_endings) in the background, once
--- it runs: Kiwi holds Python's lock for about a second, which costs nothing while this long
--- parse runs in DuckDB. (A pre-hook started it before dbt had sent this query: every dbt
--- thread then waited for the lock, and one core sat idle.)
--- reply_text is stored in zstd: half the space and time of DuckDB's default for long text.
-{{ config(
-    materialized='table',
-    column_compression={'reply_text': 'zstd'},
-) }}
+-- Whether a turn's card exists (unknown_character_id) is decided by its two readers, against
+-- the clean cards (stg_chat_logs__turns keeps, fct_contract_violations quarantines).
+{{ config(materialized='table') }}
 
 with source as (
     select * from {{ source('chat_logs', 'chat_turn') }}
-    -- Evaluated once, as the query starts (an uncorrelated subquery); always true.
-    where (select ck_warm_up_analyser()) = 'started'
 ),
 
 parsed as materialized (
