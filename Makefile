@@ -32,11 +32,12 @@ venv-location:
 build: $(STAMP)
 	$(DBT) build
 
-## test: every test: dbt build with data and unit tests, sqlfluff, ruff, pytest (browser included).
+## test: every test: dbt build with data and unit tests, sqlfluff, ruff, pytest (every kind, one
+## worker a core; a file's tests share a worker, so its fixtures are built once).
 test: $(STAMP) system-packages
 	$(DBT) build
 	$(MAKE) --no-print-directory lint
-	$(PY) -m pytest -n auto --dist loadfile  # one worker a core; a file's fixtures stay on one
+	$(PY) -m pytest -n auto --dist loadfile -m "unit or e2e or browser or bench"
 
 lint: $(STAMP)
 	$(VENV)/bin/sqlfluff lint models tests analyses macros

@@ -27,6 +27,27 @@ BUILD_WITHOUT_TESTS = [
 ]
 
 
+# Every test has one kind, by its module; `pytest -m unit` runs in seconds, and plain `pytest`
+# leaves out the tests of the benchmark's own tools (`make test` runs every kind).
+UNIT_MODULES = {"test_normalize_text", "test_udfs"}  # Python and DuckDB only, no dbt run
+BENCH_MODULES = {"test_bench_baseline"}  # bench/: the baseline and the data generator
+BROWSER_MODULES = {"test_dashboard"}  # the screen in Debian's chromium
+# every other module is e2e: it runs dbt on fixture files
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        module = item.module.__name__
+        if module in UNIT_MODULES:
+            item.add_marker(pytest.mark.unit)
+        elif module in BENCH_MODULES:
+            item.add_marker(pytest.mark.bench)
+        elif module in BROWSER_MODULES:
+            item.add_marker(pytest.mark.browser)
+        else:
+            item.add_marker(pytest.mark.e2e)
+
+
 @dataclass
 class DbtResult:
     returncode: int
