@@ -2,8 +2,8 @@
     Turn the raw input rows of `relation` (all text) into typed, normalised columns by the
     contract's kinds, keeping the raw key (and the raw_kept columns) as raw_<column> for the
     quarantine and listing the row's column-level contract violations in _column_violations
-    (a list of {column_name, reason_code, raw_value}). Each value is normalised once, then
-    parsed once, then checked. Table-level checks (duplicates, unknown keys, enums) are added by each base
+    (a list of {column_name, reason_code, raw_value}). Each value is normalised once (empty
+    text becomes null, see normalize_input_text), then parsed once, then checked. Table-level checks (duplicates, unknown keys, enums) are added by each base
     model.
 #}
 {% macro parse_input(table_name, relation, raw_kept=[]) -%}
@@ -17,9 +17,9 @@
     {%- for column in spec.columns -%}
         {%- set normal = '_normal_' ~ column.name -%}
         {%- if column.required -%}
+            {#- Empty text is already null here, except in an empty_ok column. -#}
             {%- do checks.append({
-                'condition': '_parse_error is null and (' ~ normal ~ ' is null'
-                    ~ ('' if column.get('empty_ok') else ' or ' ~ normal ~ " = ''") ~ ')',
+                'condition': '_parse_error is null and ' ~ normal ~ ' is null',
                 'column': column.name,
                 'reason': "'missing_required_value'",
                 'raw': 'raw_' ~ column.name,
@@ -73,12 +73,26 @@
                 _parse_error,
                 _raw_line,
                 {%- for column in spec.columns %}
-                    {{ normalize_text(column.name) }} as _normal_{{ column.name }},
+                    {{ normalize_input_text(column) }} as _normal_{{ column.name }},
                     {{ column.name }} as raw_{{ column.name }}{{ ',' if not loop.last }}
                 {%- endfor %}
             from {{ relation }}
         )
     )
+{%- endmacro %}
+
+{#
+    A raw column's text, NFC-normalised and trimmed, with an empty result made null (SPEC §1,
+    rule v2): a writer that quotes every field writes a missing value as `""`, and in every
+    format an empty optional text, list or roles value means the same as a missing one. Only
+    an empty_ok column (reply_text) keeps its empty string.
+#}
+{% macro normalize_input_text(column) -%}
+    {%- if column.get('empty_ok') -%}
+        {{ normalize_text(column.name) }}
+    {%- else -%}
+        nullif({{ normalize_text(column.name) }}, '')
+    {%- endif -%}
 {%- endmacro %}
 
 {# The typed value of a column from its normalised text, by the contract's kind. #}
