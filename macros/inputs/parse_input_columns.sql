@@ -3,8 +3,8 @@
     contract's kinds, keeping the raw key (and the raw_kept columns) as raw_<column> for the
     quarantine and listing the row's column-level contract violations in _column_violations
     (a list of {column_name, reason_code, raw_value}). Each value is normalised once (empty
-    text becomes null, see normalize_input_text), then parsed once, then checked. Table-level checks (duplicates, unknown keys, enums) are added by each base
-    model.
+    text becomes null, see normalize_input_text), then parsed once, then checked. Table-level
+    checks (duplicates, unknown keys, enums) are added by each base model.
 #}
 {% macro parse_input(table_name, relation, raw_kept=[]) -%}
     {%- set spec = input_contract()[table_name] -%}
@@ -25,6 +25,15 @@
                 'raw': 'raw_' ~ column.name,
             }) -%}
         {%- endif -%}
+        {%- set wrong_type = "list_contains(_wrong_type_ids, '" ~ column.name ~ "')" -%}
+        {%- if column.get('id') -%}
+            {%- do checks.append({
+                'condition': wrong_type,
+                'column': column.name,
+                'reason': "'id_not_string_or_integer'",
+                'raw': 'raw_' ~ column.name,
+            }) -%}
+        {%- endif -%}
         {%- set unparsable = {
             'timestamp': 'unparsable_timestamp',
             'boolean': 'unparsable_boolean',
@@ -33,8 +42,11 @@
             'roles': 'malformed_entity_roles',
         }.get(column.kind) -%}
         {%- if unparsable -%}
+            {#- An id of the wrong type (a JSON 4.5 as term_order) is that, not also
+                unparsable. -#}
             {%- do checks.append({
-                'condition': normal ~ " <> '' and " ~ column.name ~ ' is null',
+                'condition': normal ~ ' is not null and ' ~ column.name ~ ' is null'
+                    ~ (' and not coalesce(' ~ wrong_type ~ ', false)' if column.get('id') else ''),
                 'column': column.name,
                 'reason': "'" ~ unparsable ~ "'",
                 'raw': 'raw_' ~ column.name,
@@ -45,7 +57,7 @@
         raw values the base model's own checks quote). Each violation already carries the raw
         value it is about; a second copy of every column doubled the cost of storing a base
         table. #}
-    {%- set dropped = ['_parse_error', '_raw_line'] -%}
+    {%- set dropped = ['_parse_error', '_raw_line', '_wrong_type_ids'] -%}
     {%- for column in spec.columns -%}
         {%- do dropped.append('_normal_' ~ column.name) -%}
         {%- if column.name != spec.key and column.name not in raw_kept -%}
@@ -61,6 +73,7 @@
             _source_row,
             _parse_error,
             _raw_line,
+            _wrong_type_ids,
             {%- for column in spec.columns %}
                 _normal_{{ column.name }},
                 {{ parse_input_value(column, '_normal_' ~ column.name) }} as {{ column.name }},
@@ -72,6 +85,7 @@
                 _source_row,
                 _parse_error,
                 _raw_line,
+                _wrong_type_ids,
                 {%- for column in spec.columns %}
                     {{ normalize_input_text(column) }} as _normal_{{ column.name }},
                     {{ column.name }} as raw_{{ column.name }}{{ ',' if not loop.last }}
