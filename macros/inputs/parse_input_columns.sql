@@ -14,6 +14,7 @@
         'reason': '_parse_error',
         'raw': '_raw_line',
     }] -%}
+    {%- set bounded = [] -%}
     {%- for column in spec.columns -%}
         {%- set normal = '_normal_' ~ column.name -%}
         {%- if column.required -%}
@@ -35,13 +36,37 @@
             }) -%}
         {%- endif -%}
         {%- set unparsable = {
-            'timestamp': 'unparsable_timestamp',
             'boolean': 'unparsable_boolean',
             'integer': 'unparsable_integer',
             'list': 'unparsable_list',
             'roles': 'malformed_entity_roles',
         }.get(column.kind) -%}
-        {%- if unparsable -%}
+        {%- if column.kind == 'timestamp' -%}
+            {#- Parsed whatever its year; a year outside the accepted range is its own
+                reason, and the typed column is null then (replaced below). A text that did
+                not parse is looked at again only for its era marker (CASE: most rows parse
+                and skip that regular expression). -#}
+            {%- set before_common_era = names_date_before_common_era(normal) -%}
+            {%- do checks.append({
+                'condition': 'case when ' ~ column.name ~ ' is not null or ' ~ normal
+                    ~ ' is null then false else not ' ~ before_common_era ~ ' end',
+                'column': column.name,
+                'reason': "'unparsable_timestamp'",
+                'raw': 'raw_' ~ column.name,
+            }) -%}
+            {%- do checks.append({
+                'condition': 'case when ' ~ column.name ~ ' is not null then not '
+                    ~ timestamp_in_range(column.name) ~ ' when ' ~ normal ~ ' is not null then '
+                    ~ before_common_era ~ ' else false end',
+                'column': column.name,
+                'reason': "'out_of_range_timestamp'",
+                'raw': 'raw_' ~ column.name,
+            }) -%}
+            {%- do bounded.append(
+                'case when ' ~ timestamp_in_range(column.name) ~ ' then ' ~ column.name
+                ~ ' end as ' ~ column.name
+            ) -%}
+        {%- elif unparsable -%}
             {#- An id of the wrong type (a JSON 4.5 as term_order) is that, not also
                 unparsable. -#}
             {%- do checks.append({
@@ -65,7 +90,8 @@
         {%- endif -%}
     {%- endfor %}
     select
-        * exclude ({{ dropped | join(', ') }}),
+        * exclude ({{ dropped | join(', ') }})
+        {%- if bounded %} replace ({{ bounded | join(', ') }}){% endif %},
         {{ collect_violations(checks) }} as _column_violations
     from (
         select
@@ -109,7 +135,10 @@
     {%- endif -%}
 {%- endmacro %}
 
-{# The typed value of a column from its normalised text, by the contract's kind. #}
+{#
+    The typed value of a column from its normalised text, by the contract's kind. A timestamp
+    is parsed whatever its year: parse_input nulls one outside timestamp_in_range().
+#}
 {% macro parse_input_value(column, normalized) -%}
     {%- if column.kind == 'timestamp' -%}
         {{ parse_timestamp(normalized) }}
