@@ -4,7 +4,7 @@
     quarantine all take their column lists from here.
     An `id` column (the keys turn_id, session_id, character_id, model_id, prompt_id and
     term_order) must be a string or an integer in every format (id_not_string_or_integer
-    otherwise).
+    otherwise), and loses its format characters in staging (normalize_key).
 #}
 {% macro input_contract() -%}
     {{ return({
