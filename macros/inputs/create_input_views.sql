@@ -77,6 +77,7 @@
             cast(null as varchar) as {{ column.name }},
         {% endfor -%}
         cast(null as varchar) as _source_file,
+        cast(null as varchar[]) as _wrong_type_ids,
         cast(null as varchar) as _parse_error,
         cast(null as varchar) as _raw_line,
         cast(null as bigint) as _source_row

@@ -2,7 +2,9 @@
     SQL that reads one input table from the file(s) its var names, whatever the format
     (.csv, .jsonl / .ndjson, .json, .parquet by extension), as text columns in contract order
     plus _source_file, _source_row (line number for text formats, counting a CSV header; row
-    number for Parquet) and _parse_error (a JSON Lines line that is not a JSON object).
+    number for Parquet), _wrong_type_ids (the ids whose value is neither a string nor an
+    integer, see input_value_types.sql) and _parse_error (a JSON Lines line that is not a JSON
+    object).
     Fails the build, naming the var and the file, when nothing can be read.
 #}
 {% macro read_input(table_name, spec, root) -%}
@@ -41,6 +43,18 @@
                 ~ "' (it has: " ~ (found.keys() | list | join(', ')) ~ ")"
             ) }}
         {%- endfor -%}
+        {%- if extension == 'json' -%}
+            {#- Every column as JSON, read like JSON Lines (json_value_text): read_json's own
+                types would make a string that looks like a date or a UUID one, and store a
+                column of mixed types as JSON text. -#}
+            {%- set json_columns = [] -%}
+            {%- for column in columns if column in found -%}
+                {%- do json_columns.append("'" ~ column ~ "': 'JSON'") -%}
+                {%- do found.update({column: 'JSON'}) -%}
+            {%- endfor -%}
+            {%- set reader = 'read_json(' ~ quoted ~ ', filename = true, columns = {'
+                ~ json_columns | join(', ') ~ '})' -%}
+        {%- endif -%}
         {%- call numbered_rows(header_lines, n_files) %}
         select
             {% for column in columns -%}
@@ -48,13 +62,16 @@
                     cast(null as varchar) as {{ column }},
                 {%- elif found[column] == 'VARCHAR' -%}
                     {{ column }},
-                {%- elif found[column].endswith(']') or found[column].startswith('STRUCT') or found[column] == 'JSON' -%}
+                {%- elif found[column] == 'JSON' -%}
+                    {{ json_value_text(column) }} as {{ column }},
+                {%- elif found[column].endswith(']') or found[column].startswith('STRUCT') -%}
                     cast(to_json({{ column }}) as varchar) as {{ column }},
                 {%- else -%}
                     cast({{ column }} as varchar) as {{ column }},
                 {%- endif %}
             {% endfor -%}
             filename as _source_file,
+            {{ wrong_type_ids(spec, found) }} as _wrong_type_ids,
             cast(null as varchar) as _parse_error,
             cast(null as varchar) as _raw_line
         from {{ reader }}

@@ -1,7 +1,8 @@
 {#
     Read JSON Lines line by line, so that one malformed line becomes one quarantined row
     (_parse_error = 'malformed_json_line') instead of failing the whole file. Blank lines are
-    not rows. Scalars are read as text, lists and entity_roles as JSON text.
+    not rows. Scalars are read as text, lists and entity_roles as JSON text (a JSON string as
+    its own value: json_value_text); _wrong_type_ids as in input_value_types.sql.
 #}
 {% macro read_input_json_lines(quoted_path, spec, file_count) -%}
     {%- set shape = {} -%}
@@ -58,8 +59,13 @@
 
     select
         {% for column in spec.columns -%}
-            cast(record.{{ column.name }} as varchar) as {{ column.name }},
+            {%- if shape[column.name] == 'JSON' -%}
+                {{ json_value_text('record.' ~ column.name) }} as {{ column.name }},
+            {%- else -%}
+                cast(record.{{ column.name }} as varchar) as {{ column.name }},
+            {%- endif %}
         {% endfor -%}
+        {{ wrong_type_ids_of_json_lines(spec, 'record', 'line') }} as _wrong_type_ids,
         _source_file,
         _source_row,
         _parse_error,

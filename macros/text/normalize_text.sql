@@ -30,3 +30,31 @@
 {% macro has_text(expression) -%}
     regexp_matches({{ expression }}, '[^{{ whitespace_class() }}]')
 {%- endmacro %}
+
+{#
+    normalize_text() for a key (an `id` column of the contract: turn_id, session_id,
+    character_id, model_id, prompt_id, term_order), which also loses every format character
+    (Unicode category Cf: zero-width spaces and joiners U+200B-U+200D, the marks U+200E /
+    U+200F, the bidi embeddings and isolates U+202A-U+202E and U+2066-U+2069, the word joiner
+    U+2060, the BOM U+FEFF, the soft hyphen, …). They are invisible, so `T-001` and `T-0<U+200B>01`
+    would be two look-alike keys: two turns with one id, a turn whose card "does not exist".
+    Only keys: every other text (reply_text above all) keeps its characters.
+    The fast path is narrower than normalize_text()'s: printable ASCII and Hangul syllables,
+    which hold no format character and are NFC-stable, with no space at either end. Anything
+    else has its format characters removed first, then is trimmed and normalised.
+#}
+{% macro normalize_key(expression) -%}
+    case
+        when regexp_full_match(
+            {{ expression }},
+            '[\x{21}-\x{7E}\x{AC00}-\x{D7A3}](?:[\x{20}-\x{7E}\x{AC00}-\x{D7A3}]*[\x{21}-\x{7E}\x{AC00}-\x{D7A3}])?'
+        )
+            then {{ expression }}
+        else nfc_normalize({{ trim_whitespace(strip_format_characters(expression)) }})
+    end
+{%- endmacro %}
+
+{# Remove every format character (Unicode category Cf) from a text. #}
+{% macro strip_format_characters(expression) -%}
+    regexp_replace({{ expression }}, '\p{Cf}', '', 'g')
+{%- endmacro %}
