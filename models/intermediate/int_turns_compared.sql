@@ -3,8 +3,9 @@
 -- the three deviation marts read it, and each would otherwise recompute it from the verdicts.
 {{ config(materialized='table') }}
 
+-- The judged turns, not the verdict mart: an intermediate model never reads a mart.
 with verdicts as (
-    select * from {{ ref('fct_turn_verdicts') }}
+    select * from {{ ref('int_turns_judged') }}
 ),
 
 verdict_words as (
