@@ -1,7 +1,7 @@
 {#
-    The input contract of SPEC §1: for each input table, its var and its columns in order, with
+    The input contract: for each input table, its var and its columns in order, with
     the kind of parsing each needs and whether it is required. Staging, the readers and the
-    quarantine all take their column lists from here.
+    quarantine all take their column lists from here. The rules: docs/rules.md#input-contract.
 #}
 {% macro input_contract() -%}
     {{ return({

@@ -1,6 +1,6 @@
--- SPEC §6 fct_turn_evidence: the evidence of every verdict as a relational table, one row per
--- cited value in citation order, with the key of the row it quotes.
--- Its values quote whole replies: zstd stores them in half the space and time of the default.
+-- The evidence (docs/rules.md#evidence, #output) of every verdict as a relational table, one row
+-- per cited value in citation order, with the key of the row it quotes. Its values quote whole
+-- replies: zstd stores them in half the space and time of the default.
 {{ config(
     contract={'enforced': true},
     column_compression={'value': 'zstd'},
