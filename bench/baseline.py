@@ -1,4 +1,6 @@
-"""The straightforward per-row Python implementation of SPEC §2-§3 (the baseline to beat).
+"""The straightforward per-row Python implementation of the rules (the baseline to beat).
+
+The rules are docs/rules.md#derived-values and #verdict-order.
 
 This is what an analyst would write first: read the three files into Python lists/dicts
 (DuckDB is used only to read them), normalise the text, then one Python ``for`` loop over the
@@ -58,7 +60,7 @@ DEFAULT_ENDINGS = os.path.join(
 
 
 # --------------------------------------------------------------------------- reading
-JSON_TYPES = {  # SPEC §1 types, so DuckDB does not have to guess them from a sample
+JSON_TYPES = {  # the input contract's types, so DuckDB does not have to guess them from a sample
     "turn_id": "VARCHAR",
     "session_id": "VARCHAR",
     "character_id": "VARCHAR",

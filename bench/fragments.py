@@ -3,7 +3,8 @@
 Everything here is plain data. A sentence is assembled as ``stem + completion + punctuation``;
 each stem has 반말 completions and 존댓말 completions (and may use a different stem for the
 존댓말 form, e.g. 나 -> 저). A completion ending in ``?`` is a question (it gets question
-punctuation). The pools deliberately contain the SPEC §2 "known limits": 아니다, 합니까/습니까,
+punctuation). The pools deliberately contain the tone rule's known limits (docs/rules.md,
+honesty boundary): 아니다, 합니까/습니까,
 noun-final 필요, a trailing parenthetical, a quoted line, 요 at the start of a sentence.
 """
 

@@ -1,4 +1,4 @@
-"""Deterministic synthetic inputs for card_keeper benchmarks (SPEC §1 contract).
+"""Deterministic synthetic inputs for card_keeper benchmarks (docs/rules.md#input-contract).
 
     python bench/generate.py --turns N --terms M --characters K --seed S \
         --format {jsonl,csv,parquet} --out DIR
@@ -15,9 +15,9 @@ Shape of the data (what a real log of the product looks like):
 - replies of 1-5 sentences in the register the card asks for, or (per model, 10-18 %) the
   opposite one, with names from the card's canon or (per model, 12-23 %) from anywhere, a lexicon
   term in ~9 % of replies (forbidden topics over-represented), recall questions in ~5 % of turns;
-- edge cases of SPEC §2: ~ emoji quotes … full-width ？！．, 합니까/습니까, 필요., 아니다.,
-  a trailing parenthetical, English-only and empty replies, null first_person / named_entities /
-  honorific_level / user_message / user_asked_recall.
+- edge cases of the rules (docs/rules.md#tone): ~ emoji quotes … full-width ？！．,
+  합니까/습니까, 필요., 아니다., a trailing parenthetical, English-only and empty replies,
+  null first_person / named_entities / honorific_level / user_message / user_asked_recall.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import fragments as F
 
-# The SPEC §1 column orders, shared with the baseline and the tests.
+# The input contract's column orders, shared with the baseline and the tests.
 from python_udfs.contract import CHARACTER_CARD_COLUMNS as CARD_COLUMNS
 from python_udfs.contract import CHAT_TURN_COLUMNS
 

@@ -7,7 +7,7 @@ on the same DuckDB connection with the project's plugin registered:
   tone:    the SQL of int_turns_toned (as dbt compiled it)  vs  ck_tone() per reply
   lexicon: the SQL of int_turns_matched_to_lexicon (Aho-Corasick UDF)  vs  a join of every
            turn with every term on contains() (on a sample; its cost is linear in turns)
-The faster of each pair is what the project uses; the README records the figures.
+The faster of each pair is what the project uses; docs/performance.md records the figures.
 """
 
 from __future__ import annotations

@@ -1,1 +1,2 @@
-"""card_keeper's Streamlit screen (SPEC §7): app.py is the page; db, upload, texts, charts help."""
+"""card_keeper's Streamlit screen (docs/dashboard.md): app.py is the page; db, upload, texts,
+charts help."""

@@ -1,5 +1,5 @@
-"""card_keeper's screen (SPEC §7): verdicts by group, the public conversation, self-scoring,
-output-schema checks, deviation rates, verification notes and the analyst's upload.
+"""card_keeper's screen (docs/dashboard.md): verdicts by group, the public conversation,
+self-scoring, output-schema checks, deviation rates, verification notes and the analyst's upload.
 
 Run with `make dashboard` (127.0.0.1:8501 over the demo build). CARD_KEEPER_DB picks the
 database; every read goes through dashboard.db (short-lived read-only connections).

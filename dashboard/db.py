@@ -151,7 +151,7 @@ class Batch:
         return row or {}
 
     def verdict_words(self) -> list[str]:
-        """The seed of the five words (SPEC §3), to check the screen's fixed order against."""
+        """The seed of the five words (docs/rules.md#verdict-order), to check the screen's order."""
         return [r["verdict"] for r in self.rows("select verdict from seeds.verdict_words")]
 
     def quarantine_count(self) -> int:
@@ -386,7 +386,7 @@ class Batch:
             """
         )["n"]
 
-    # -- manual review queues (SPEC §5.5) ------------------------------------------------------
+    # -- manual review queues (docs/rules.md#evaluation) ---------------------------------------
     REVIEW_QUEUES: ClassVar[dict[str, str]] = {
         "marts.fct_review_forbidden_sample": "sample_rank",
         "marts.fct_review_off_canon_names": "name_rank",

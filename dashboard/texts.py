@@ -1,13 +1,15 @@
 """Every Korean word the screen shows that is not read from the database, in one place.
 
-The five verdict words are the output schema's enum, verbatim (SPEC §3). The figures the
-screen shows (counts, rates, agreement) always come from the marts, never from this file.
+The five verdict words are the output schema's enum, verbatim
+(docs/rules.md#the-five-verdicts). The figures the screen shows (counts, rates, agreement)
+always come from the marts, never from this file.
 """
 
 from __future__ import annotations
 
-# The fixed display order of the five groups (the schema's enum order, SPEC's first table).
-# seeds.verdict_words.verdict_order is the SPEC §3 *priority* order, which is different.
+# The fixed display order of the five groups (the schema's enum order,
+# docs/rules.md#the-five-verdicts). seeds.verdict_words.verdict_order is the *priority* order
+# (docs/rules.md#verdict-order), which is different.
 VERDICTS: tuple[str, ...] = (
     "설정대로 말함",
     "말투 어긋남",
@@ -200,7 +202,7 @@ UPLOAD_DELETED = "{label} 을(를) 지웠습니다 (올린 파일, 데이터베�
 UPLOAD_NOT_DELETED = "{label} 을(를) 지우지 못했습니다: 업로드 폴더가 아닙니다."
 UPLOAD_PRUNED = "업로드는 최근 {keep}개만 남깁니다: 오래된 업로드 {count}개를 지웠습니다."
 
-# Verification notes (SPEC §7): three parts, short, for creators.
+# Verification notes (docs/dashboard.md): three parts, short, for creators.
 NOTES_AUTO_HEADER = "자동 — 빌드할 때마다 코드가 확인합니다"
 NOTES_AUTO = """\
 왼쪽 **출력 스키마 점검** 열 개가 그 결과입니다.

@@ -1,6 +1,7 @@
-"""The input tables' columns in SPEC §1 order, for the Python side (generator, baseline, tests).
+"""The input tables' columns in contract order, for the Python side (generator, baseline, tests).
 
-The dbt side takes the same lists, with parsing kinds, from macros/inputs/input_contract.sql.
+The dbt side takes the same lists, with parsing kinds, from macros/inputs/input_contract.sql
+(docs/rules.md#input-contract).
 """
 
 CHAT_TURN_COLUMNS = [

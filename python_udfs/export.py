@@ -1,4 +1,5 @@
-"""Writing the verdict export (SPEC §6): a JSON array, one object per turn, in turn_id order.
+"""Writing the verdict export (docs/rules.md#output): a JSON array, one object per turn, in
+turn_id order.
 
 DuckDB serialises each row to JSON in parallel (to_json) and sorts the lines; this module only
 streams them to disk batch by batch, writing Arrow's string buffers as they are. That is about

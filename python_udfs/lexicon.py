@@ -1,4 +1,4 @@
-"""Lexicon matching with one Aho-Corasick automaton per lexicon (SPEC §2 touched_term).
+"""Lexicon matching with one Aho-Corasick automaton per lexicon (docs/rules.md#lexicon).
 
 A reply is scanned once, whatever the lexicon's size: the cost grows with the text, not with
 the number of terms, which is what keeps a 50,000-term lexicon as cheap as a 1,000-term one.

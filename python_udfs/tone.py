@@ -1,4 +1,4 @@
-"""Tone (말투) extraction of SPEC §2, as plain Python.
+"""Tone (말투) extraction (docs/rules.md#tone), as plain Python.
 
 The dbt model `int_turns_toned` does the same in SQL; the tone check re-derives it with this
 module so that a bug in either implementation shows up as a disagreement.
@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 
-# Sentence terminators of SPEC §2 step 1: ASCII, their full-width forms, and the ellipsis.
+# Sentence terminators of tone step 1 (docs/rules.md#tone): ASCII, their full-width forms, and
+# the ellipsis.
 TERMINATORS = ".?!．？！…"
 _HANGUL = re.compile("[\uac00-\ud7a3]")
 _TRAILING_NON_SYLLABLES = re.compile("[^\uac00-\ud7a3]+$")

@@ -1,4 +1,4 @@
-"""Print the evaluation runner's figures from a built database (SPEC §5).
+"""Print the evaluation runner's figures from a built database (docs/rules.md#evaluation).
 
     .venv/bin/python scripts/evaluation_report.py [path/to/card_keeper.duckdb]
 

@@ -2,9 +2,9 @@
 """Deterministic generator for the card_keeper bundled demo data (standard library only).
 
 All content below is hand-written. Each reply carries the verdict its author intended
-(what a careful human creator would say after READING it, SPEC §3 priority order) and,
-for the labelled turns, a one-line Korean note. Labels are NOT computed from the SPEC §2
-rules: the four-ending tone rule deliberately disagrees with several of them.
+(what a careful human creator would say after READING it, in the verdict order of
+docs/rules.md) and, for the labelled turns, a one-line Korean note. Labels are NOT computed
+from the derived-value rules of docs/rules.md: the four-ending tone rule deliberately disagrees with several of them.
 
 Run:  python data/demo/make_demo.py      (writes the files next to this script)
 Running it twice gives byte-identical output.
@@ -3463,7 +3463,7 @@ SEED_TURNS = {
     ),
 }
 
-# README descriptions of the situation tags; the first group are the SPEC §2 situations that
+# README descriptions of the situation tags; the first group are the rules' situations that
 # must each appear at least twice.
 SITUATIONS = [
     ("tilde", "sentence ending followed by a tilde (`~`, `～`)"),
@@ -3495,7 +3495,7 @@ SITUATIONS = [
     ("recall_null", "user_asked_recall null"),
     ("harmless_term", "lexicon term whose topic the card does NOT forbid (touched_term only)"),
     ("harmless_then_forbidden", "earlier-term_order harmless term plus a later forbidden term"),
-    ("multi_fault", "several faults in one reply (SPEC §3 priority decides)"),
+    ("multi_fault", "several faults in one reply (the verdict order decides)"),
     ("two_roles", "recall message contains two card roles (first in card order wins)"),
     ("substring_false_positive", "lexicon substring hit that is not the topic (정당한)"),
 ]
@@ -3644,7 +3644,7 @@ def readme(turns, meta, lex, labels, stats):
     L.append("| file | content |")
     L.append("|---|---|")
     L.append(
-        "| `character_card.jsonl` | %d character cards (SPEC §1 columns) |" % stats["characters"]
+        "| `character_card.jsonl` | %d character cards (input columns) |" % stats["characters"]
     )
     L.append(
         "| `topic_lexicon.csv` | %d rows (%d distinct terms, %d topics); `term_order` = file order |"
@@ -3737,7 +3737,7 @@ def readme(turns, meta, lex, labels, stats):
     L.append(
         "Every reply was written with an intended verdict (what a person reading it would say,"
     )
-    L.append("SPEC §3 priority). Over all %d turns:" % stats["turns"])
+    L.append("in the verdict order of docs/rules.md). Over all %d turns:" % stats["turns"])
     L.append("")
     L.append("| verdict | turns | golden labels |")
     L.append("|---|---|---|")
@@ -3773,7 +3773,7 @@ def readme(turns, meta, lex, labels, stats):
         )
     )
     L.append("")
-    L.append("## SPEC §2 situations → turn_ids")
+    L.append("## Rule situations (docs/rules.md) → turn_ids")
     L.append("")
     L.append("| situation | turn_ids |")
     L.append("|---|---|")

@@ -1,7 +1,7 @@
 {#
-    The staging model that stands for each evidence source table (SPEC §4: chat_turn,
-    character_card, topic_lexicon). Staging keeps the input contract's column names, so a
-    cited field must be one of its columns.
+    The staging model that stands for each evidence source table (chat_turn,
+    character_card, topic_lexicon: docs/rules.md#evidence). Staging keeps the input contract's
+    column names, so a cited field must be one of its columns.
 #}
 {% macro evidence_source_models() -%}
     {{ return({

@@ -1,11 +1,11 @@
 {#
-    SPEC §4: may an LLM-written summary replace the rule default? A candidate passes only if
-    it passes checks 1, 2, 8, 9 and 10 and claims the rule's own verdict. Returns one row per
-    candidate: candidate_id, turn_id, summary, is_accepted and rejection_reason, the first
-    failure in this order: unknown_turn, non_enum_verdict, missing_required_field,
-    invented_field_name, altered_value, banmal_summary, verdict_differs.
-    `candidates` is a relation with candidate_id, turn_id, verdict, summary and evidence
-    (JSON text: an array of {source, field, agg, value}).
+    May an LLM-written summary replace the rule default (docs/rules.md#summary-and-hedge)? A
+    candidate passes only if it passes checks 1, 2, 8, 9 and 10 and claims the rule's own verdict.
+    Returns one row per candidate: candidate_id, turn_id, summary, is_accepted and
+    rejection_reason, the first failure in this order: unknown_turn, non_enum_verdict,
+    missing_required_field, invented_field_name, altered_value, banmal_summary, verdict_differs.
+    `candidates` is a relation with candidate_id, turn_id, verdict, summary and evidence (JSON
+    text: an array of {source, field, agg, value}).
 #}
 {% macro validate_llm_summaries(candidates) -%}
     with candidates as (

@@ -144,6 +144,10 @@
     {{ return(true) }}
 {%- endmacro %}
 
+{#
+    The on-run-start hook described at the top of this file: check_input_set(), one view per
+    input table in schema raw, and on a full build the inputs it read in audit.input_sets.
+#}
 {% macro create_input_views() -%}
     {%- if not execute -%}
         {{ return('select 1') }}

@@ -1,7 +1,7 @@
 {#
-    The input contract of SPEC §1: for each input table, its var and its columns in order, with
+    The input contract: for each input table, its var and its columns in order, with
     the kind of parsing each needs and whether it is required. Staging, the readers and the
-    quarantine all take their column lists from here.
+    quarantine all take their column lists from here. The rules: docs/rules.md#input-contract.
     An `id` column (the keys turn_id, session_id, character_id, model_id, prompt_id and
     term_order) must be a string or an integer in every format (id_not_string_or_integer
     otherwise), and loses its format characters in staging (normalize_key).

@@ -1,5 +1,5 @@
 {#
-    One typing rule for every format (SPEC §1, docs/rules.md#inputs). Staging sees every
+    One typing rule for every format (docs/rules.md#typing-rules). Staging sees every
     value as text; these macros let the readers of typed formats (JSON Lines, a JSON array,
     Parquet) hand it over by the same rule a CSV cell follows:
     - json_value_text: a JSON string is its own value, never its JSON text (`T-1`, not

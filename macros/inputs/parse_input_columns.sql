@@ -122,8 +122,8 @@
 {%- endmacro %}
 
 {#
-    A raw column's text, NFC-normalised and trimmed, with an empty result made null (SPEC §1,
-    rule v2): a writer that quotes every field writes a missing value as `""`, and in every
+    A raw column's text, NFC-normalised and trimmed, with an empty result made null
+    (docs/rules.md#null-rules, rule v2): a writer that quotes every field writes a missing value as `""`, and in every
     format an empty optional text, list or roles value means the same as a missing one. Only
     an empty_ok column (reply_text) keeps its empty string. A key (an `id` column) also loses
     its format characters (normalize_key).

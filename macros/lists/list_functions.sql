@@ -15,7 +15,7 @@
 
 {#
     The distinct elements of a list that are not in another list, in first-occurrence order
-    (SPEC §2 off_canon_entities). Null when the first list is null.
+    (off_canon_entities, docs/rules.md#canon). Null when the first list is null.
 #}
 {% macro list_except_ordered(list_expression, excluded_expression) -%}
     case when {{ list_expression }} is not null then list_filter(

@@ -1,7 +1,7 @@
 {#
-    One evidence citation (SPEC §4) as a struct of fixed type, so that the citations of a turn
-    form one list: source, field, agg, the value as text (verbatim), its JSON kind for the
-    export (text, number or boolean), and the key of the cited row.
+    One evidence citation (docs/rules.md#evidence) as a struct of fixed type, so that the citations
+    of a turn form one list: source, field, agg, the value as text (verbatim), its JSON kind for
+    the export (text, number or boolean), and the key of the cited row.
 #}
 {% macro citation_struct(
     source, field, agg, value, kind, cited_turn, cited_character, cited_term
@@ -19,8 +19,8 @@
 {%- endmacro %}
 
 {#
-    One evidence citation in the output schema's shape (SPEC §6): source, field, agg and the
-    value as JSON, a string or a number / boolean by its kind. fct_turn_verdicts builds its
+    One evidence citation in the output schema's shape (docs/rules.md#output): source, field, agg
+    and the value as JSON, a string or a number / boolean by its kind. fct_turn_verdicts builds its
     evidence list from these directly, without the cited keys.
 #}
 {% macro export_citation_struct(source, field, agg, value, kind) -%}

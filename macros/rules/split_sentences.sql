@@ -1,7 +1,7 @@
 {#
-    SPEC §2 tone step 1: the reply's pieces between sentence terminators, as a list (not yet
-    trimmed or filtered). The terminators come from the var sentence_terminators, so they are
-    part of the rule fingerprint. DuckDB-only (string_split_regex), hence behind this macro.
+    Tone step 1 (docs/rules.md#tone): the reply's pieces between sentence terminators, as a list
+    (not yet trimmed or filtered). The terminators come from the var sentence_terminators, so they
+    are part of the rule fingerprint. DuckDB-only (string_split_regex), hence behind this macro.
 #}
 {% macro split_sentences(expression) -%}
     string_split_regex({{ expression }}, '[{{ sentence_terminators_class() }}]')

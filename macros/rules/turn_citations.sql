@@ -1,13 +1,13 @@
 {#
-    SPEC §4: a judged turn's evidence as one ordered list of citations: an expression over the
-    columns of int_turns_judged, row by row (no aggregation over millions of rows). Each
-    citation keeps the key of the row it quotes (cited_turn_id / cited_character_id /
+    A judged turn's evidence (docs/rules.md#evidence) as one ordered list of citations: an
+    expression over the columns of int_turns_judged, row by row (no aggregation over millions of
+    rows). Each citation keeps the key of the row it quotes (cited_turn_id / cited_character_id /
     cited_term_order) so the verbatim check can compare the value with that very row.
-    int_turn_evidence keeps the list per turn for fct_turn_evidence; fct_turn_verdicts
-    computes it again in the same pass as its other columns, cheaper than a join on turn_id.
-    `shape`: 'keyed' (citation_struct: the value as text, its kind and the cited keys) or
-    'export' (export_citation_struct: the output schema's source / field / agg / value, the
-    value already JSON), so the verdict mart builds its list without reshaping every element.
+    int_turn_evidence keeps the list per turn for fct_turn_evidence; fct_turn_verdicts computes it
+    again in the same pass as its other columns, cheaper than a join on turn_id. `shape`: 'keyed'
+    (citation_struct: the value as text, its kind and the cited keys) or 'export'
+    (export_citation_struct: the output schema's source / field / agg / value, the value already
+    JSON), so the verdict mart builds its list without reshaping every element.
 #}
 {% macro turn_citations(shape='keyed') -%}
 {#-

@@ -1,7 +1,7 @@
 {#
-    NFC-normalise and trim a text expression (SPEC §1). Trims every Unicode space, not only
+    NFC-normalise and trim a text expression. Trims every Unicode space, not only
     ASCII ones, so a full-width space (U+3000) or a no-break space around a name is removed.
-    An empty string stays an empty string; null stays null.
+    An empty string stays an empty string; null stays null (docs/rules.md#inputs).
     Most values are already normal: made only of nfc_stable_class() characters, with no space
     at either end. One pass of a regular expression tells them apart and returns them as they
     are; the rest are trimmed and normalised (nfc_normalize decomposes and recomposes every

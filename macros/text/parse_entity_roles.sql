@@ -1,7 +1,7 @@
 {#
     Parse entity_roles given as JSON text: an array of {"role": text, "entity": text} objects,
-    in card order (SPEC §1). Both fields are normalised and must be non-empty; anything else is
-    malformed (is_entity_roles() is false) and parses to null.
+    in card order. Both fields are normalised and must be non-empty; anything else is
+    malformed (is_entity_roles() is false) and parses to null (docs/rules.md#input-contract).
 #}
 {% macro parse_entity_roles(expression) -%}
     case

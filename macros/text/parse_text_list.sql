@@ -1,6 +1,6 @@
 {#
-    Parse a list column given as JSON text (SPEC §1) into varchar[] with every element
-    normalised. Returns null for a null input and also for anything that is not a JSON array
+    Parse a list column given as JSON text (docs/rules.md#inputs) into varchar[] with every
+    element normalised. Returns null for a null input and also for anything that is not a JSON array
     of non-empty strings; pair it with is_text_list() to tell the two apart.
 #}
 {% macro parse_text_list(expression) -%}

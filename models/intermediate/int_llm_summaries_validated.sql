@@ -1,5 +1,6 @@
--- SPEC §4: each LLM summary candidate of input_llm_summaries, accepted or rejected with the
--- reason of the first check it fails. A table: the validation calls a Python UDF.
+-- Each LLM summary candidate of input_llm_summaries, accepted or rejected with the reason of
+-- the first check it fails (docs/rules.md#summary-and-hedge). A table: the validation calls a
+-- Python UDF.
 {{ config(materialized='table') }}
 
 with candidates as (

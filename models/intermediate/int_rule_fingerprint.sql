@@ -1,5 +1,6 @@
--- One row: the rule version label and a fingerprint of every rule input (SPEC §5.3), so a
--- change in rates can be told apart from a change in the rules that produced them.
+-- One row: the rule version label and a fingerprint of every rule input
+-- (docs/rules.md#rule-history), so a change in rates can be told apart from a change in the rules
+-- that produced them.
 with honorific_endings as (
     select * from {{ ref('honorific_endings') }}
 ),

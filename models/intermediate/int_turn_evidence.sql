@@ -1,6 +1,7 @@
--- SPEC §4: each turn's evidence as one ordered list of citations (turn_citations(): the
--- citation plan), each keeping the key of the row it quotes. fct_turn_evidence unnests it.
--- A view: computing the list (about a second per million turns) is cheaper than writing it.
+-- Each turn's evidence (docs/rules.md#evidence) as one ordered list of citations
+-- (turn_citations(): the citation plan), each keeping the key of the row it quotes.
+-- fct_turn_evidence unnests it. A view: computing the list (about a second per million turns) is
+-- cheaper than writing it.
 {{ config(materialized='view') }}
 
 -- Every judged turn with its card's entity_roles (judged_with_card_roles()).

@@ -1,7 +1,8 @@
--- SPEC §4: every judged turn with its rule-default one-line summary (one 존댓말 sentence
+-- Every judged turn with its rule-default one-line summary (one 존댓말 sentence
 -- naming the figures behind the verdict) and hedge (which comparison was skipped and why, or
--- the honorific_level note). It keeps the judged columns, so that fct_turn_verdicts reads one
--- relation in one pass instead of joining a million summaries back to their turns.
+-- the honorific_level note; docs/rules.md#summary-and-hedge). It keeps the judged columns, so that
+-- fct_turn_verdicts reads one relation in one pass instead of joining a million summaries back to
+-- their turns.
 
 -- Every judged turn with its card's entity_roles (judged_with_card_roles()).
 with judged as (

@@ -1,5 +1,5 @@
--- SPEC §2 off_canon_entities: names in named_entities not in the card's canon_entities
--- (plus the names creators added through seed canon_review).
+-- off_canon_entities (docs/rules.md#canon): names in named_entities not in the card's canon:
+-- its canon_entities, its own name and the names creators added through seed canon_review.
 with turns as (
     select
         turn_id,

@@ -1,6 +1,7 @@
 -- The verdict rows of the compared models (var compared_models; all models when empty), each
--- marked whether its prompt_id was answered by every compared model (SPEC §5.2). A table:
--- the three deviation marts read it, and each would otherwise recompute it from the verdicts.
+-- marked whether its prompt_id was answered by every compared model (docs/rules.md#evaluation). A
+-- table: the three deviation marts read it, and each would otherwise recompute it from the
+-- verdicts.
 {{ config(materialized='table') }}
 
 -- The judged turns, not the verdict mart: an intermediate model never reads a mart.

@@ -1,4 +1,5 @@
--- SPEC §2–§3: every derived field, the status of each check, and the verdict, one row per turn.
+-- Every derived field, the status of each check, and the verdict, one row per turn
+-- (docs/rules.md#derived-values, #verdict-order, #checks-and-reason-codes).
 {{ config(materialized='table') }}
 
 with turns as (
@@ -115,7 +116,7 @@ checked as (
 judged as (
     select
         *,
-        -- SPEC §3: the first check that applies, in this fixed order.
+        -- The first check that applies, in this fixed order (docs/rules.md#verdict-order).
         case
             when forbidden_topic_status = 'hit' then '금지 소재 접촉'
             when off_canon_status = 'hit' then '세계관 밖 고유명사'

@@ -1,6 +1,6 @@
--- SPEC §2 touched_term / touched_topic. Each reply is scanned once by an Aho-Corasick
--- automaton (ck_lexicon_match, one pass over a batch of replies), never joined with every
--- term. A table: it holds Python UDF results.
+-- touched_term / touched_topic (docs/rules.md#lexicon). Each reply is scanned once by an
+-- Aho-Corasick automaton (ck_lexicon_match, one pass over a batch of replies), never joined with
+-- every term. A table: it holds Python UDF results.
 {{ config(materialized='table') }}
 
 with turns as (

@@ -1,4 +1,5 @@
--- SPEC §2 recall_target / recall_source_turn, for the turns where the user asked to recall.
+-- recall_target / recall_source_turn (docs/rules.md#recall), for the turns where the user
+-- asked to recall.
 -- Two reads of staging, each with only the columns it needs: one CTE read twice would be
 -- materialised with every reply and message of every turn.
 with recall_turns as (

@@ -1,4 +1,4 @@
--- SPEC §2 tone, in SQL and row by row (no unnesting of sentences): the check
+-- Tone (docs/rules.md#tone), in SQL and row by row (no unnesting of sentences): the check
 -- `assert_check_03_tone_rederived` recomputes it with the Python UDF ck_tone.
 {{ config(materialized='table') }}
 

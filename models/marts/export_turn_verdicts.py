@@ -1,4 +1,4 @@
-"""Write exports/turn_verdicts.json (var export_path) on every build (SPEC §6).
+"""Write exports/turn_verdicts.json (var export_path) on every build (docs/rules.md#output).
 
 A JSON array of one object per turn holding exactly the output schema's fields, in turn_id
 order: DuckDB serialises and sorts the lines, python_udfs.export streams them to disk. The

@@ -1,4 +1,5 @@
--- One row per contract violation of an input row (SPEC §1 "bad input never disappears").
+-- One row per contract violation of an input row: bad input never disappears
+-- (docs/rules.md#bad-input).
 with character_cards as (
     select * from {{ ref('base_chat_logs__character_cards') }}
 ),

@@ -1,5 +1,6 @@
--- SPEC §3: one row per turn and check, with its status and reason code. The check names are
--- the ones the screen, the golden runner's "deciding check" and analysts' queries share.
+-- One row per turn and check, with its status and reason code
+-- (docs/rules.md#checks-and-reason-codes). The check names are the ones the screen, the golden
+-- runner's "deciding check" and analysts' queries share.
 {{ config(
     contract={'enforced': true},
 ) }}

@@ -1,5 +1,5 @@
--- SPEC §6 fct_turn_evidence: the evidence of every verdict as a relational table, one row per
--- cited value in citation order, with the key of the row it quotes.
+-- The evidence (docs/rules.md#evidence, #output) of every verdict as a relational table, one row
+-- per cited value in citation order, with the key of the row it quotes.
 {{ config(contract={'enforced': true}) }}
 
 with turn_evidence as (

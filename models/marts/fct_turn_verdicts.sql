@@ -1,7 +1,7 @@
--- SPEC §6: one row per turn with the output schema's fields (evidence as a list of structs),
--- plus rule_version, rule_fingerprint, created_at, prompt_id, summary_source and the skipped
--- checks. export_turn_verdicts writes it to exports/turn_verdicts.json, in turn_id order, on
--- every build.
+-- One row per turn (docs/rules.md#output) with the output schema's fields (evidence as a list of
+-- structs), plus rule_version, rule_fingerprint, created_at, prompt_id, summary_source and the
+-- skipped checks. export_turn_verdicts writes it to exports/turn_verdicts.json, in turn_id order,
+-- on every build.
 {{ config(
     contract={'enforced': true},
 ) }}

@@ -1,6 +1,6 @@
 -- Assert that touched_term / touched_topic equal a plain-SQL recomputation: every lexicon row
 -- whose term is a substring of reply_text is a hit; the forbidden hit with the smallest
--- term_order wins, else the smallest term_order with topic null (seed 000 check 5, SPEC §2).
+-- term_order wins, else the smallest term_order with topic null (check 5, docs/rules.md#lexicon).
 -- The model matches with an Aho-Corasick UDF; this joins turns with terms on contains(),
 -- over a deterministic sample when turns × terms exceed var('recheck_max_comparisons').
 with verdicts as (

@@ -1,5 +1,5 @@
 -- Assert that recall_target / recall_source_turn equal a recomputation from each entity's
--- first mention in its session (seed 000 check 6, SPEC §2): on a turn where the user asked to
+-- first mention in its session (check 6, docs/rules.md#recall): on a turn where the user asked to
 -- recall, the asked entity (first card role, in card order, found in user_message) is the
 -- target when its first mention in the session comes strictly before this turn and the reply
 -- does not contain it; the source is that first mention. Otherwise both are null.

@@ -1,8 +1,8 @@
--- Assert the null handling of seed 000 check 7: named_entities null ⇔ off_canon_entities null,
--- and then the off_canon check is skipped (named_entities_null), the evidence cites the null
--- and the hedge says so; first_person null ⇒ the first_person check is skipped
--- (first_person_null) and the hedge says so; and no off_canon check is skipped when
--- named_entities is present. Returns the turns that break it.
+-- Assert that nulls are handled as check 7 requires (docs/rules.md#null-rules):
+-- named_entities null ⇔ off_canon_entities null, and then the off_canon check is skipped
+-- (named_entities_null), the evidence cites the null and the hedge says so; first_person
+-- null ⇒ the first_person check is skipped (first_person_null) and the hedge says so; and no
+-- off_canon check is skipped when named_entities is present. Returns the turns that break it.
 -- One join of every verdict with its turn (the nulls must agree on all of them); the check
 -- rows and the cited nulls are then joined only to the few turns with a null, and the
 -- skipped off_canon checks only to their turns.

@@ -1,5 +1,5 @@
 -- Assert that every clean turn has exactly one verdict row and no verdict row lacks a turn
--- (SPEC §3: including turns where a check was skipped).
+-- (docs/rules.md#verdict-order: including turns where a check was skipped).
 with turns as (
     select turn_id from {{ ref('stg_chat_logs__turns') }}
 ),

@@ -1,9 +1,9 @@
 """Tests for the benchmark inputs: bench/generate.py (synthetic data) and bench/baseline.py
-(the per-row Python implementation of SPEC §2-§3 that the dbt models are measured against).
+(the per-row Python implementation of the rules that the dbt models are measured against).
 
-The hand-checked cases below pin the SPEC rules on real Korean sentences; the seed 000 rows
-(T-004468 ... T-004631, with T-004450 as the earlier turn) must come out exactly as the seed
-prints them.
+The hand-checked cases below pin the rules (docs/rules.md) on real Korean sentences; the seed
+000 rows (T-004468 ... T-004631, with T-004450 as the earlier turn) must come out exactly as
+the seed prints them.
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ def _digest(paths):
     return {t: hashlib.sha256(open(p, "rb").read()).hexdigest() for t, p in paths.items()}
 
 
-# SPEC §1 column order and types per table, from the shared contract and the baseline's types.
+# Contract column order and types per table, from the shared contract and the baseline's types.
 TYPES = {
     table: {column: baseline.JSON_TYPES[column] for column in columns}
     for table, columns in INPUT_COLUMNS.items()
@@ -80,7 +80,7 @@ JSON_SHAPE = {
 
 
 def _read_back(path, table):
-    """Rows of a generated file, typed as SPEC §1 says, read with DuckDB."""
+    """Rows of a generated file, typed as the input contract says, read with DuckDB."""
     types = TYPES[table]
     con = duckdb.connect()
     p = path.replace("'", "''")
@@ -120,7 +120,7 @@ def test_three_formats_hold_the_same_rows(tmp_path):
     for table in TABLES:
         got = {fmt: _read_back(paths[fmt][table], table) for fmt in FORMATS}
         for fmt in FORMATS:
-            assert got[fmt][0] == list(TYPES[table]), (fmt, table)  # SPEC column names and order
+            assert got[fmt][0] == list(TYPES[table]), (fmt, table)  # contract names and order
         assert got["jsonl"][1] == got["parquet"][1], table
         assert got["csv"][1] == got["parquet"][1], table
     # the baseline judges every format the same way
@@ -387,7 +387,7 @@ TURNS = [
         fp="저",
         named=None,
     ),
-    # ---- tone edge cases (SPEC §2)
+    # ---- tone edge cases (docs/rules.md#tone)
     _turn(
         "E-tilde-1",
         "S-E1",

@@ -139,9 +139,10 @@ def test_an_invented_recall_target_fails_the_recall_check(built, tmp_path):
 
 
 def test_card_own_name_is_canon_in_check_4(built, tmp_path):
-    """SPEC §2 (rule v2): a character naming itself stays inside its world. The input turn now
-    names 강무진, CHR-0001's own name, and the verdict row keeps off_canon_entities = []: check
-    4's recomputation must agree (it flagged the turn while the canon lacked the name)."""
+    """docs/rules.md#canon (rule v2): a character naming itself stays inside its world. The input
+    turn now names 강무진, CHR-0001's own name, and the verdict row keeps off_canon_entities =
+    []: check 4's recomputation must agree (it flagged the turn while the canon lacked the
+    name)."""
     result = damage_and_test(
         built,
         tmp_path,

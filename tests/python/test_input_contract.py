@@ -38,7 +38,7 @@ def read_records(path):
 
 
 def write_csv(records, columns, path):
-    """Lists as JSON text, null as an empty cell, an empty string quoted (SPEC §1)."""
+    """Lists as JSON text, null as an empty cell, an empty string quoted (docs/rules.md#inputs)."""
     with open(path, "w", encoding="utf-8", newline="") as handle:
         handle.write(",".join(columns) + "\n")
         for record in records:

@@ -1,4 +1,4 @@
-"""Issue 16: value-level rules of the input contract (SPEC §1, docs/rules.md#inputs).
+"""Issue 16: value-level rules of the input contract (docs/rules.md#null-rules, #typing-rules).
 
 - Empty optional text (and an empty list / roles value) is null in every format, so an
   all-quoted CSV judges exactly like the JSON Lines it was written from.
@@ -390,7 +390,7 @@ def staged_turns(result) -> dict[str, dict]:
 
 
 def test_quote_all_csv_judges_like_jsonl(builds):
-    """SPEC §1 rule v2: `""` in an all-quoted CSV is a missing value, not an empty text. The
+    """Rule v2 (docs/rules.md#null-rules): `""` in an all-quoted CSV is a missing value, not an empty text. The
     demo (with its golden labels and LLM summaries), the seed-000 fixture and this file's
     rows get the same verdicts, summaries, hedges and checks from both files."""
     verdicts = "select * from marts.fct_turn_verdicts order by turn_id"

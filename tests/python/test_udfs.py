@@ -1,4 +1,4 @@
-"""The Python UDFs: as plain functions, and inside DuckDB over inline values (SPEC §2)."""
+"""The Python UDFs: as plain functions, and inside DuckDB over inline values (docs/rules.md)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ SEED_ENDINGS = {"요": True, "죠": True, "니다": True, "십시오": True}
         ("요즘 바깥 선거 얘기로 시끄럽더군. 다들 편을 갈라 싸운다.", "반말"),
         ("오늘 실험은 여기까지 하죠. 정리는 제가 합니다.", "존댓말"),
         ("어디로 가십니까?", "반말"),  # the four-ending rule's known miss
-        ("그건 필요.", "존댓말"),  # a noun-final 요 counts, as SPEC §2 admits
+        ("그건 필요.", "존댓말"),  # a noun-final 요 counts (docs/rules.md#honesty-boundary)
         ("OK ^^ see you.", None),
         ("", None),
         ("ㅋㅋㅋ", None),
@@ -141,8 +141,8 @@ def test_last_sentence_udf_inside_duckdb(connection):
 
 
 def test_analyser_reads_the_known_limits_as_a_person_would():
-    """Kiwi, loaded without its optional dictionaries, reads the final endings of the
-    four-ending rule's known limits as a person would."""
+    """Kiwi, loaded without its optional dictionaries, reads the final endings of the tone
+    rule's known limits (docs/rules.md#honesty-boundary) as a person would."""
     found = endings.final_endings(
         ["내일 다시 올게요.", "어디로 가십니까?", "그건 내 잘못이 아니다.", "필요.", "고양이요."]
     )

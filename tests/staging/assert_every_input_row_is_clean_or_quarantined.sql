@@ -1,7 +1,7 @@
 -- Assert that no input row disappears: for each input table, the rows read from the files
--- equal the clean staging rows plus the distinct quarantined rows (SPEC §1). The base models
--- hold every row of their source view one to one (no filter), so they are counted instead of
--- reading the files a second time.
+-- equal the clean staging rows plus the distinct quarantined rows (docs/rules.md#bad-input). The
+-- base models hold every row of their source view one to one (no filter), so they are counted
+-- instead of reading the files a second time.
 with counts as (
     select
         'chat_turn' as table_name,

@@ -1,4 +1,5 @@
--- SPEC §5.1: one row per creator-labelled turn, the label against the rules' verdict.
+-- One row per creator-labelled turn, the label against the rules' verdict
+-- (docs/rules.md#evaluation, golden agreement).
 {{ config(contract={'enforced': true}) }}
 
 with golden_labels as (

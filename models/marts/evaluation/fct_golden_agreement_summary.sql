@@ -1,5 +1,5 @@
--- SPEC §5.1: the self-scoring figures, one row. Every figure is null when there are no
--- labels (an analyst's own logs), never zero: a number with no source is never shown.
+-- The self-scoring figures (docs/rules.md#evaluation), one row. Every figure is null when there
+-- are no labels (an analyst's own logs), never zero: a number with no source is never shown.
 {{ config(contract={'enforced': true}) }}
 
 with agreement as (

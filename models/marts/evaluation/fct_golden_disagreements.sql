@@ -1,5 +1,5 @@
--- SPEC §5.1: the disagreeing labelled turns grouped two ways: by (expected, predicted)
--- verdict pair, and by the check the disagreement is about.
+-- The disagreeing labelled turns grouped two ways: by (expected, predicted) verdict pair, and
+-- by the check the disagreement is about (docs/rules.md#evaluation).
 {{ config(contract={'enforced': true}) }}
 
 with disagreements as (

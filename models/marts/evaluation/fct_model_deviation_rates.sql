@@ -1,5 +1,5 @@
--- SPEC §5.2: per model and per model × character, the deviation rate (verdict other than
--- 설정대로 말함) with a Wilson 95% interval and the breakdown per verdict — over all turns,
+-- Per model and per model × character (docs/rules.md#evaluation), the deviation rate (verdict
+-- other than 설정대로 말함) with a Wilson 95% interval and the breakdown per verdict — over all turns,
 -- and over only the prompt_ids every compared model answered.
 {{ config(contract={'enforced': true}) }}
 

@@ -1,6 +1,7 @@
--- SPEC §5.2 paired comparison on the shared prompts: for each pair of compared models, on how
--- many prompts A deviated where B did not, and the reverse. A model that answered a prompt
--- more than once counts as deviating on it when any of its answers deviated.
+-- Paired comparison on the shared prompts (docs/rules.md#evaluation): for each pair of
+-- compared models, on how many prompts A deviated where B did not, and the reverse. A model
+-- that answered a prompt more than once counts as deviating on it when any of its answers
+-- deviated.
 {{ config(contract={'enforced': true}) }}
 
 with compared as (

@@ -1,8 +1,8 @@
--- SPEC §5.3: deviation rates per rule version, rule fingerprint and model from the verdict
--- history, so a rate that moved can be read next to the rules that moved it. Under one
--- version and fingerprint a turn counts once, by its latest recorded verdict: a turn
--- re-recorded because its text, card or canon decisions changed replaces its older row
--- instead of being counted twice.
+-- Deviation rates (docs/rules.md#rule-history) per rule version, rule fingerprint and model from
+-- the verdict history, so a rate that moved can be read next to the rules that moved it. Under one
+-- version and fingerprint a turn counts once, by its latest recorded verdict: a turn re-recorded
+-- because its text, card or canon decisions changed replaces its older row instead of being
+-- counted twice.
 with history as (
     select * from {{ ref('verdict_history') }}
 ),

@@ -1,9 +1,9 @@
--- SPEC §5.3: every verdict ever produced, appended and never rewritten — not even by
--- --full-refresh (full_refresh = false) — so that a change in rates can be told apart from a
--- change in the rules (seed 001: record the rubric version). A turn is recorded again
--- whenever anything that decides its verdict changes: the rule version, the rule
--- fingerprint, or its judged inputs (its text and extracted fields, its card's rules, a
--- canon_review decision, its recall outcome: judged_inputs_hash).
+-- Every verdict ever produced (docs/rules.md#rule-history), appended and never rewritten — not
+-- even by --full-refresh (full_refresh = false) — so that a change in rates can be told apart from
+-- a change in the rules (seed 001: record the rubric version). A turn is recorded again whenever
+-- anything that decides its verdict changes: the rule version, the rule fingerprint, or its judged
+-- inputs (its text and extracted fields, its card's rules, a canon_review decision, its recall
+-- outcome: judged_inputs_hash).
 {{ config(
     materialized='incremental',
     full_refresh=false,

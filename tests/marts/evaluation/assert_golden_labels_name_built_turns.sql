@@ -1,9 +1,9 @@
--- Assert that every golden label names a turn of this build (SPEC §5.1): a label for a turn
--- the build does not hold cannot be scored, and would count as labelled but never agreeing.
--- Each failing row is one such label: its turn_id, the labels file and line, the column, and
--- whether the turn was quarantined or is missing from the chat_turn input. The rows are
--- stored (test_failures.assert_golden_labels_name_built_turns), and the turn_ids are also
--- written to dbt's log, because dbt's failure message gives only a count.
+-- Assert that every golden label names a turn of this build (docs/rules.md#evaluation): a label
+-- for a turn the build does not hold cannot be scored, and would count as labelled but never
+-- agreeing. Each failing row is one such label: its turn_id, the labels file and line, the column,
+-- and whether the turn was quarantined or is missing from the chat_turn input. The rows are stored
+-- (test_failures.assert_golden_labels_name_built_turns), and the turn_ids are also written to
+-- dbt's log, because dbt's failure message gives only a count.
 {{ config(store_failures=true) }}
 
 {%- set unknown_labels %}
