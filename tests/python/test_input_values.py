@@ -390,9 +390,9 @@ def staged_turns(result) -> dict[str, dict]:
 
 
 def test_quote_all_csv_judges_like_jsonl(builds):
-    """Rule v2 (docs/rules.md#null-rules): `""` in an all-quoted CSV is a missing value, not an empty text. The
-    demo (with its golden labels and LLM summaries), the seed-000 fixture and this file's
-    rows get the same verdicts, summaries, hedges and checks from both files."""
+    """Rule v2 (docs/rules.md#null-rules): `""` in an all-quoted CSV is a missing value, not
+    an empty text. The demo (with its golden labels and LLM summaries), the seed-000 fixture
+    and this file's rows get the same verdicts, summaries, hedges and checks from both files."""
     verdicts = "select * from marts.fct_turn_verdicts order by turn_id"
     given = builds["given"].rows(verdicts)
     quoted = builds["quote_all"].rows(verdicts)
