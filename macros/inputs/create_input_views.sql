@@ -155,9 +155,17 @@
     {%- do check_input_set(inputs) -%}
     {%- set statements = ['create schema if not exists raw'] -%}
     {%- for table_name, spec in input_contract().items() -%}
+        {%- if inputs[table_name] -%}
+            {%- set reader = read_input(table_name, spec, inputs[table_name]) -%}
+        {%- else -%}
+            {%- set reader = {
+                'statements': ['drop table if exists raw.' ~ table_name ~ '__careful_rows'],
+                'select': empty_input(spec),
+            } -%}
+        {%- endif -%}
+        {%- do statements.extend(reader.statements) -%}
         {%- do statements.append(
-            'create or replace view raw.' ~ table_name ~ ' as '
-            ~ (read_input(table_name, spec, root) if inputs[table_name] else empty_input(spec))
+            'create or replace view raw.' ~ table_name ~ ' as ' ~ reader.select
         ) -%}
     {%- endfor -%}
     {%- if selects_every_model() -%}
