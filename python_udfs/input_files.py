@@ -27,6 +27,7 @@ from collections.abc import Iterator
 
 import duckdb
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 # The longest line (bytes, line end excluded) either reader takes: DuckDB's read_csv default
@@ -148,6 +149,11 @@ class _Decoder:
             self.valid_non_ascii += 1
         return text
 
+    def note_valid(self, datas: list[bytes]) -> None:
+        """A batch of lines Arrow found valid, counted as decode() would count it."""
+        self.valid += sum(1 for data in datas if data.strip())
+        self.valid_non_ascii += 0 if b"".join(datas).isascii() else 1
+
     def check(self) -> None:
         if self.first_invalid is None:
             return
@@ -238,23 +244,51 @@ def read_csv_header(path: str) -> dict:
     return {"header": header_json, "lines": lines, "problem": problem}
 
 
-def _line_rows(path: str, decoder: _Decoder) -> Iterator[dict]:
-    for number, data, problem in physical_lines(path):
-        if problem == LINE_TOO_LONG:
-            yield {"_source_row": number, "_parse_error": problem, "_raw_line": _preview(data)}
-            continue
-        text = decoder.decode(number, data)
-        if text is None:
-            yield {
-                "_source_row": number,
-                "_parse_error": INVALID_UTF8,
-                "_raw_line": _invalid_text(data),
-            }
-        else:
-            yield {"_source_row": number, "line": text}
+# A row of the careful reader: (line number, reason code, raw line, *text values).
+Row = tuple
 
 
-def _csv_rows(path: str, columns: list[str], decoder: _Decoder) -> Iterator[dict]:
+def _bad_line(number: int, data: bytes, problem: str | None, width: int) -> Row:
+    raw = _preview(data) if problem == LINE_TOO_LONG else _invalid_text(data)
+    return (number, problem or INVALID_UTF8, raw, *([None] * width))
+
+
+def _line_rows(path: str, decoder: _Decoder) -> Iterator[list]:
+    """The careful JSON Lines rows, a batch of columns at a time. A batch whose lines are all
+    valid UTF-8 (the usual case: one bad line in a big file) is checked by Arrow in one call
+    and stays an Arrow array; only a batch that fails is decoded line by line."""
+    batch: list[tuple[int, bytes, str | None]] = []
+    for item in physical_lines(path):
+        batch.append(item)
+        if len(batch) >= BATCH_ROWS:
+            yield _line_batch(batch, decoder)
+            batch = []
+    if batch:
+        yield _line_batch(batch, decoder)
+
+
+def _line_batch(batch: list[tuple[int, bytes, str | None]], decoder: _Decoder) -> list:
+    numbers = [number for number, _, _ in batch]
+    if not any(problem for _, _, problem in batch):
+        datas = [data for _, data, _ in batch]
+        try:
+            texts = pa.array(datas, pa.binary()).cast(pa.string())
+        except pa.ArrowInvalid:
+            texts = None
+        if texts is not None:
+            decoder.note_valid(datas)
+            nulls = pa.nulls(len(batch), pa.string())
+            return [numbers, nulls, nulls, texts]
+    rows = []
+    for number, data, problem in batch:
+        text = decoder.decode(number, data) if problem is None else None
+        rows.append(
+            _bad_line(number, data, problem, 1) if text is None else (number, None, None, text)
+        )
+    return [list(column) for column in zip(*rows, strict=True)]
+
+
+def _csv_rows(path: str, columns: list[str], decoder: _Decoder) -> Iterator[Row]:
     """Rows of a CSV file by physical line: the header is line 1, a record is numbered by the
     line it starts on. A bad record is quarantined by its first line only and reading starts
     again on the next line, so one stray quote costs one row, never the rest of the file."""
@@ -275,23 +309,17 @@ def _csv_rows(path: str, columns: list[str], decoder: _Decoder) -> Iterator[dict
     if isinstance(header, str):
         raise NotUtf8(f"its header (line 1) cannot be read: {SAVE_AS_UTF8}")
     names = [(name or "").strip() for name in header]
-    positions = {name: names.index(name) for name in columns if name in names}
+    positions = [names.index(name) if name in names else None for name in columns]
+    width = len(columns)
 
     while True:
         item = next_line()
         if item is None:
             return
         number, data, problem = item
-        if problem == LINE_TOO_LONG:
-            yield {"_source_row": number, "_parse_error": problem, "_raw_line": _preview(data)}
-            continue
-        text = decoder.decode(number, data)
+        text = decoder.decode(number, data) if problem is None else None
         if text is None:
-            yield {
-                "_source_row": number,
-                "_parse_error": INVALID_UTF8,
-                "_raw_line": _invalid_text(data),
-            }
+            yield _bad_line(number, data, problem, width)
             continue
         if text == "":
             continue  # a blank line is not a row (DuckDB skips it too)
@@ -313,19 +341,24 @@ def _csv_rows(path: str, columns: list[str], decoder: _Decoder) -> Iterator[dict
         if isinstance(fields, str):
             # Only the first line is quarantined: the lines after it are read again as rows.
             pending.extendleft(reversed(taken[1:]))
-            yield {"_source_row": number, "_parse_error": UNBALANCED_CSV_QUOTE, "_raw_line": text}
+            yield (number, UNBALANCED_CSV_QUOTE, text, *([None] * width))
             continue
         if len(fields) != len(names):
-            yield {
-                "_source_row": number,
-                "_parse_error": RAGGED_CSV_ROW,
-                "_raw_line": record_text,
-            }
+            yield (number, RAGGED_CSV_ROW, record_text, *([None] * width))
             continue
-        row = {"_source_row": number}
-        for name, index in positions.items():
-            row[name] = fields[index]
-        yield row
+        yield (number, None, None, *(None if i is None else fields[i] for i in positions))
+
+
+def _batched(rows: Iterator[Row]) -> Iterator[list]:
+    """Rows, a batch of columns at a time."""
+    batch: list[Row] = []
+    for row in rows:
+        batch.append(row)
+        if len(batch) >= BATCH_ROWS:
+            yield [list(column) for column in zip(*batch, strict=True)]
+            batch = []
+    if batch:
+        yield [list(column) for column in zip(*batch, strict=True)]
 
 
 def _problem(problem: str) -> dict:
@@ -342,7 +375,6 @@ def read_carefully(path: str, file_format: str, columns: list[str]) -> dict:
             return _problem(f"it is UTF-16 text: {SAVE_AS_UTF8}")
     decoder = _Decoder()
     text_columns = ["line"] if file_format == "jsonl" else list(columns)
-    names = ["_source_row", "_parse_error", "_raw_line", *text_columns]
     schema = pa.schema(
         [
             ("_source_file", pa.string()),
@@ -353,36 +385,36 @@ def read_carefully(path: str, file_format: str, columns: list[str]) -> dict:
         ]
     )
     if file_format == "jsonl":
-        rows = _line_rows(path, decoder)
+        batches = _line_rows(path, decoder)
     else:
-        rows = _csv_rows(path, columns, decoder)
+        batches = _batched(_csv_rows(path, columns, decoder))
     handle, target = tempfile.mkstemp(suffix=".parquet", dir=_scratch_dir())
     os.close(handle)
     total = content = 0
-    batch: list[dict] = []
     try:
-        with pq.ParquetWriter(target, schema) as writer:
-
-            def flush() -> None:
-                arrays = [pa.array([path] * len(batch), pa.string())]
+        # Uncompressed: the file lives only until on-run-start has copied it.
+        with pq.ParquetWriter(target, schema, compression="none") as writer:
+            for batch in batches:
+                size = len(batch[0])
+                arrays = [pa.array([path] * size, pa.string())]
                 arrays += [
-                    pa.array([row.get(name) for row in batch], schema.field(name).type)
-                    for name in names
+                    pa.array(values, field.type) if isinstance(values, list) else values
+                    for values, field in zip(batch, list(schema)[1:], strict=True)
                 ]
-                writer.write_table(pa.Table.from_arrays(arrays, schema=schema))
-                batch.clear()
-
-            for row in rows:
-                total += 1
-                line = row.get("line")
-                if row.get("_parse_error") or file_format != "jsonl" or (line and line.strip()):
-                    content += 1
-                batch.append(row)
-                if len(batch) >= BATCH_ROWS:
-                    flush()
+                table = pa.Table.from_arrays(arrays, schema=schema)
+                writer.write_table(table)
+                total += size
+                if file_format == "jsonl":
+                    # A row counts when it is a bad line or a line that is not blank.
+                    blank = pc.equal(pc.utf8_trim_whitespace(table["line"]), "")
+                    content += (
+                        size
+                        - pc.sum(pc.fill_null(blank, True)).as_py()
+                        + sum(1 for error in table["_parse_error"].to_pylist() if error)
+                    )
+                else:
+                    content += size
             decoder.check()
-            if batch:
-                flush()
     except NotUtf8 as error:
         os.remove(target)
         return _problem(str(error))
