@@ -30,7 +30,7 @@
     {%- if extension not in ('csv', 'jsonl', 'ndjson', 'json', 'parquet') -%}
         {{ input_error(
             spec, path, 'cannot tell its format',
-            'name it .csv, .jsonl, .ndjson, .json or .parquet'
+            'Name it .csv, .jsonl, .ndjson, .json or .parquet'
         ) }}
     {%- endif -%}
     {%- set file_format = 'jsonl' if extension in ('jsonl', 'ndjson') else extension -%}
@@ -47,8 +47,10 @@
                 'select count(*) from read_' ~ file_format ~ '(' ~ sql_text(file) ~ ')'
             ) -%}
             {%- if not trial.ok -%}
-                {{ input_error(spec, file, 'cannot be read as ' ~ file_format ~ ': ' ~ trial.error,
-                    'check that it is a ' ~ file_format ~ ' file') }}
+                {{ input_error(
+                    spec, file, 'it cannot be read as ' ~ file_format ~ ' (' ~ trial.error ~ ')',
+                    'Check that it is a whole ' ~ file_format ~ ' file'
+                ) }}
             {%- endif -%}
             {%- do (plan.read if trial.first > 0 else plan.empty).append(file) -%}
         {%- endif -%}
@@ -60,7 +62,7 @@
         {%- if not has_rows and not spec.get('optional') -%}
             {{ input_error(
                 spec, file, 'it holds no rows (it is empty, or only a header or blank lines)',
-                'point ' ~ spec.var ~ ' at the file with the ' ~ table_name ~ ' rows'
+                'Point ' ~ spec.var ~ ' at the file with the ' ~ table_name ~ ' rows'
             ) }}
         {%- endif -%}
         {%- do exceptions.warn(
@@ -182,7 +184,7 @@
         {{ input_error(
             spec, file, "it has no column '" ~ column.name ~ "' (its header, line 1, names: "
             ~ header | join(', ') ~ ")",
-            'name the columns in line 1 as the input contract does (docs/rules.md)'
+            'Name the columns in line 1 as the input contract does (README, docs/rules.md)'
         ) }}
     {%- endfor -%}
     {%- set columns = csv_columns(header) -%}
