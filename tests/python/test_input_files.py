@@ -81,7 +81,9 @@ def write_hostile_turns(folder) -> dict[str, bytes]:
         + turn("T-M3", GOOD, 42)
         + b"\r\n"
         + turn("T-M4", GOOD, 43, "CHR-0005")
-        + b"\n",
+        + b"\n"
+        + '{"turn_id": "T-M5", 깨진 줄'.encode()
+        + b"\r\n",
         "6_crlf.jsonl": turn("T-W1", GOOD, 50) + b"\r\n\r\n" + turn("T-W2", GOOD, 51) + b"\r\n",
         "7_empty.jsonl": b"",
         "8_plain.jsonl": turn("T-P1", "오늘은 교회에 갔어.", 0)
@@ -166,6 +168,7 @@ def test_json_lines_bad_lines_are_quarantined_by_line_number(hostile):
         ("2_utf8.jsonl", 2, "invalid_utf8"),
         ("3_long.jsonl", 2, "line_too_long"),
         ("4_cr.jsonl", 1, "malformed_json_line"),
+        ("5_mixed.jsonl", 5, "malformed_json_line"),
         ("8_plain.jsonl", 2, "malformed_json_line"),
     }
 
@@ -188,10 +191,15 @@ def test_json_lines_crlf_and_mixed_line_ends_are_plain_line_ends(hostile):
         ("5_mixed.jsonl", 2, "T-M2"),
         ("5_mixed.jsonl", 3, "T-M3"),
         ("5_mixed.jsonl", 4, "T-M4"),
+        ("5_mixed.jsonl", 5, None),
         ("6_crlf.jsonl", 1, "T-W1"),
         ("6_crlf.jsonl", 3, "T-W2"),
     ]
-    # The CR of a CRLF is a line end, not part of the JSON text.
+    # The CR of a CRLF is a line end, not part of the line.
+    (bad,) = hostile.rows(
+        "select raw_value from marts.fct_contract_violations where source_file like '%5_mixed%'"
+    )
+    assert bad["raw_value"] == '{"turn_id": "T-M5", 깨진 줄'
     (reply,) = hostile.rows("select reply_text from raw.chat_turn where turn_id = 'T-M1'")
     assert reply["reply_text"] == GOOD
 
@@ -295,3 +303,13 @@ def test_careful_csv_record_parser_matches_duckdb_reading():
     assert parse('a,"open') == input_files.INCOMPLETE
     assert parse('a,"x""') == input_files.INCOMPLETE
     assert parse('a,"x"y') == input_files.MALFORMED
+
+
+def test_careful_reader_stops_on_utf16_and_names_latin1_lines(tmp_path):
+    utf16 = tmp_path / "cards.csv"
+    utf16.write_bytes((CARD_HEADER + "\n").encode("utf-16"))
+    assert "UTF-16" in input_files.read_carefully(str(utf16), "csv", [])["problem"]
+    latin1 = tmp_path / "turns.jsonl"
+    latin1.write_bytes('{"reply_text": "café"}\n'.encode("latin-1"))
+    problem = input_files.read_carefully(str(latin1), "jsonl", [])["problem"]
+    assert "line 1 is the first that is not valid UTF-8" in problem
