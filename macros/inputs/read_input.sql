@@ -320,50 +320,58 @@
             ~ (found.keys() | list | join(', ')) ~ ")", none
         ) }}
     {%- endfor -%}
+    {#- A BINARY value (or list element) that is not UTF-8, as '<column>: <its bytes>'. -#}
     {%- set undecodable = [] -%}
     {%- for column in spec.columns if found.get(column.name) in ('BLOB', 'BLOB[]') -%}
         {%- if found[column.name] == 'BLOB' -%}
-            {%- do undecodable.append(
-                'case when ' ~ column.name ~ ' is not null and try(decode(' ~ column.name
-                ~ ')) is null then ' ~ sql_text(column.name ~ ': ') ~ ' || cast('
-                ~ column.name ~ ' as varchar) end'
-            ) -%}
+            {%- set invalid = column.name ~ ' is not null and try(decode(' ~ column.name
+                ~ ')) is null' -%}
         {%- else -%}
-            {%- do undecodable.append(
-                'case when list_bool_or(list_transform(' ~ column.name
-                ~ ', x -> x is not null and try(decode(x)) is null)) then '
-                ~ sql_text(column.name ~ ': ') ~ ' || cast(' ~ column.name ~ ' as varchar) end'
-            ) -%}
+            {%- set invalid = 'list_bool_or(list_transform(' ~ column.name
+                ~ ', lambda x: x is not null and try(decode(x)) is null))' -%}
         {%- endif -%}
+        {%- do undecodable.append(
+            'case when ' ~ invalid ~ ' then ' ~ sql_text(column.name ~ ': ') ~ ' || cast('
+            ~ column.name ~ ' as varchar) end'
+        ) -%}
     {%- endfor -%}
-    {%- set bad_bytes = 'coalesce(' ~ undecodable | join(', ') ~ ')' if undecodable else none -%}
     {%- call numbered_rows(0, files | length) %}
     select
-        {% for column in spec.columns -%}
-            {%- set kind = found.get(column.name) -%}
-            {%- if kind is none -%}
-                cast(null as varchar) as {{ column.name }},
-            {%- elif kind == 'VARCHAR' -%}
-                {{ column.name }},
-            {%- elif kind == 'BLOB' -%}
-                try(decode({{ column.name }})) as {{ column.name }},
-            {%- elif kind == 'BLOB[]' -%}
-                cast(to_json(list_transform({{ column.name }}, x -> try(decode(x))))
-                    as varchar) as {{ column.name }},
-            {%- elif kind.endswith(']') or kind.startswith('STRUCT') or kind == 'JSON' -%}
-                cast(to_json({{ column.name }}) as varchar) as {{ column.name }},
+        * exclude (_raw_line),
+        _raw_line,
+        case when _raw_line is not null then 'invalid_utf8' end as _parse_error
+    from (
+        select
+            {% for column in spec.columns -%}
+                {%- set kind = found.get(column.name) -%}
+                {%- if kind is none -%}
+                    cast(null as varchar) as {{ column.name }},
+                {%- elif kind == 'VARCHAR' -%}
+                    {{ column.name }},
+                {%- elif kind == 'BLOB' -%}
+                    try(decode({{ column.name }})) as {{ column.name }},
+                {%- elif kind == 'BLOB[]' -%}
+                    case
+                        when not coalesce(list_bool_or(list_transform(
+                            {{ column.name }}, lambda x: x is not null and try(decode(x)) is null
+                        )), false)
+                            then cast(to_json(list_transform(
+                                {{ column.name }}, lambda x: decode(x)
+                            )) as varchar)
+                    end as {{ column.name }},
+                {%- elif kind.endswith(']') or kind.startswith('STRUCT') or kind == 'JSON' -%}
+                    cast(to_json({{ column.name }}) as varchar) as {{ column.name }},
+                {%- else -%}
+                    cast({{ column.name }} as varchar) as {{ column.name }},
+                {%- endif %}
+            {% endfor -%}
+            filename as _source_file,
+            {% if undecodable -%}
+                coalesce({{ undecodable | join(', ') }}) as _raw_line
             {%- else -%}
-                cast({{ column.name }} as varchar) as {{ column.name }},
+                cast(null as varchar) as _raw_line
             {%- endif %}
-        {% endfor -%}
-        filename as _source_file,
-        {% if bad_bytes -%}
-            case when {{ bad_bytes }} is not null then 'invalid_utf8' end as _parse_error,
-            {{ bad_bytes }} as _raw_line
-        {%- else -%}
-            cast(null as varchar) as _parse_error,
-            cast(null as varchar) as _raw_line
-        {%- endif %}
-    from {{ reader }}
+        from {{ reader }}
+    )
     {%- endcall %}
 {%- endmacro %}
