@@ -2,7 +2,9 @@
     on-run-start: (re)create one view per input table in schema `raw`, reading the files the
     input vars name (see docs/rules.md, inputs). The views are the sources of staging; every
     column is text (lists as JSON text) so that parsing, and its failures, happen in staging
-    where a bad value can be quarantined instead of failing the read.
+    where a bad value can be quarantined instead of failing the read. A text file DuckDB's
+    reader cannot read exactly is read by the careful reader (read_input), whose rows are
+    copied into raw.<table>__careful_rows here too; a stale copy is dropped.
     Each input is named by its var (--vars), else by its environment variable
     (CARD_KEEPER_CHAT_TURN, …: dbt_project.yml reads them), else the demo's file.
 #}

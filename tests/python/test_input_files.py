@@ -45,8 +45,8 @@ def turn(turn_id: str, reply: str, minute: int, character: str = "CHR-0001") -> 
 GOOD = "나는 검을 닦았어."
 
 
-def write_hostile_turns(folder) -> dict[str, bytes]:
-    """Eight JSON Lines files, one problem each; returns their bytes by name."""
+def write_hostile_turns(folder) -> None:
+    """Eight JSON Lines files, one problem each."""
     long_reply = "가" * 800_000  # 2.4 MB of UTF-8: over the 2 MiB line limit
     invalid = turn("T-U2", "안녕, 나는 리안이야.", 11).replace("안녕".encode(), b"\xec\x95\xff")
     files = {
@@ -131,11 +131,11 @@ def write_binary_lexicon(path) -> None:
 @pytest.fixture(scope="module")
 def hostile(tmp_path_factory):
     folder = tmp_path_factory.mktemp("hostile")
-    files = write_hostile_turns(folder / "turns")
+    write_hostile_turns(folder / "turns")
     write_hostile_cards(folder / "character_card.csv")
     write_binary_lexicon(folder / "topic_lexicon.parquet")
     (folder / "golden_labels.csv").write_text("turn_id,expected_verdict,note\n", "utf-8")
-    result = run_dbt(
+    return run_dbt(
         ["build", "--exclude-resource-type", "test", "--exclude-resource-type", "unit_test"],
         folder / "run",
         {
@@ -145,8 +145,6 @@ def hostile(tmp_path_factory):
             "golden_labels": folder / "golden_labels.csv",
         },
     )
-    result.files = files
-    return result
 
 
 def quarantined(result, table):
