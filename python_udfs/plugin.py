@@ -15,7 +15,7 @@ import pyarrow as pa
 from dbt.adapters.duckdb.plugins import BasePlugin
 from dbt_common.exceptions import DbtRuntimeError
 
-from python_udfs import endings, lexicon, tone
+from python_udfs import endings, input_files, lexicon, tone
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -109,6 +109,26 @@ def final_ending_udf(sentences: pa.Array) -> pa.Array:
     return pa.array(endings.final_endings(sentences.to_pylist()), type=FINAL_ENDING_TYPE)
 
 
+TRY_QUERY_TYPE = "STRUCT(ok BOOLEAN, first BIGINT, second BIGINT, error VARCHAR)"
+CSV_HEADER_TYPE = "STRUCT(header VARCHAR, lines BIGINT, problem VARCHAR)"
+CAREFUL_READ_TYPE = "STRUCT(parquet VARCHAR, rows BIGINT, content_rows BIGINT, problem VARCHAR)"
+
+
+def try_query_udf(sql: str) -> dict:
+    """ck_try_query(sql): a trial read on a private connection (see python_udfs.input_files)."""
+    return input_files.try_query(sql)
+
+
+def csv_header_udf(path: str) -> dict:
+    """ck_csv_header(path): a CSV file's own header and its number of physical lines."""
+    return input_files.read_csv_header(path)
+
+
+def read_carefully_udf(path: str, file_format: str, columns: list[str]) -> dict:
+    """ck_read_carefully(path, format, columns): the careful line reader's Parquet file."""
+    return input_files.read_carefully(path, file_format, columns or [])
+
+
 class Plugin(BasePlugin):
     def initialize(self, plugin_config: dict[str, Any]) -> None:
         self.project_root = str(PROJECT_ROOT)
@@ -158,6 +178,19 @@ class Plugin(BasePlugin):
             "STRUCT(ef_form VARCHAR, ef_surface VARCHAR, is_honorific BOOLEAN)",
             type="arrow",
             null_handling="special",
+        )
+        conn.create_function(
+            "ck_try_query", try_query_udf, ["VARCHAR"], TRY_QUERY_TYPE, side_effects=True
+        )
+        conn.create_function(
+            "ck_csv_header", csv_header_udf, ["VARCHAR"], CSV_HEADER_TYPE, side_effects=True
+        )
+        conn.create_function(
+            "ck_read_carefully",
+            read_carefully_udf,
+            ["VARCHAR", "VARCHAR", "VARCHAR[]"],
+            CAREFUL_READ_TYPE,
+            side_effects=True,
         )
         conn.create_function(
             "ck_lexicon_prepare",

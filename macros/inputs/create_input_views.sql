@@ -2,7 +2,9 @@
     on-run-start: (re)create one view per input table in schema `raw`, reading the files the
     input vars name (see docs/rules.md, inputs). The views are the sources of staging; every
     column is text (lists as JSON text) so that parsing, and its failures, happen in staging
-    where a bad value can be quarantined instead of failing the read.
+    where a bad value can be quarantined instead of failing the read. A text file DuckDB's
+    reader cannot read exactly is read by the careful reader (read_input), whose rows are
+    copied into raw.<table>__careful_rows here too; a stale copy is dropped.
     Each input is named by its var (--vars), else by its environment variable
     (CARD_KEEPER_CHAT_TURN, …: dbt_project.yml reads them), else the demo's file.
 #}
@@ -160,9 +162,17 @@
     {%- do check_input_set(inputs) -%}
     {%- set statements = ['create schema if not exists raw'] -%}
     {%- for table_name, spec in input_contract().items() -%}
+        {%- if inputs[table_name] -%}
+            {%- set reader = read_input(table_name, spec, inputs[table_name]) -%}
+        {%- else -%}
+            {%- set reader = {
+                'statements': ['drop table if exists raw.' ~ table_name ~ '__careful_rows'],
+                'select': empty_input(spec),
+            } -%}
+        {%- endif -%}
+        {%- do statements.extend(reader.statements) -%}
         {%- do statements.append(
-            'create or replace view raw.' ~ table_name ~ ' as '
-            ~ (read_input(table_name, spec, root) if inputs[table_name] else empty_input(spec))
+            'create or replace view raw.' ~ table_name ~ ' as ' ~ reader.select
         ) -%}
     {%- endfor -%}
     {%- if selects_every_model() -%}
