@@ -9,8 +9,8 @@ row, or a CSV value holding a newline all break it, and DuckDB either stops with
 message or (for a CSV) renumbers silently. So each file is first read once on a private
 connection (try_query); a file that does not read exactly goes to the careful reader here,
 which splits the bytes on LF only, keeps every physical line's number and turns each bad line
-into a row with a reason code (docs/rules.md#bad-input: bad input never disappears). Its rows are written to a
-Parquet file that on-run-start copies into the database.
+into a row with a reason code (docs/rules.md#bad-input: bad input never disappears). Its rows
+are written to a Parquet file that on-run-start copies into the database.
 """
 
 from __future__ import annotations
