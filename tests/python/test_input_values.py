@@ -26,36 +26,13 @@ import pyarrow.parquet as pq
 import pytest
 from conftest import PROJECT_ROOT, fixture_inputs, run_dbt
 
+from python_udfs.contract import INPUT_COLUMNS
+
 DEMO = PROJECT_ROOT / "data" / "demo"
 
 # The columns of each input as its files list them (the optional inputs included).
 COLUMNS = {
-    "chat_turn": [
-        "turn_id",
-        "session_id",
-        "character_id",
-        "model_id",
-        "created_at",
-        "prompt_id",
-        "user_message",
-        "reply_text",
-        "first_person",
-        "named_entities",
-        "honorific_level",
-        "user_asked_recall",
-    ],
-    "character_card": [
-        "character_id",
-        "name",
-        "persona",
-        "honorific_rule",
-        "first_person",
-        "canon_entities",
-        "forbidden_topics",
-        "entity_roles",
-        "is_public",
-    ],
-    "topic_lexicon": ["term", "topic", "term_order"],
+    **INPUT_COLUMNS,
     "golden_labels": ["turn_id", "expected_verdict", "note"],
     "llm_summaries": ["turn_id", "verdict", "summary", "evidence"],
 }
