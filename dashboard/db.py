@@ -31,11 +31,12 @@ from dashboard.safe import plain_ident
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 VERDICTS_TABLE = "marts.fct_turn_verdicts"
 # The user's message and the reply, for the conversation view: the verdict mart does not copy
-# the texts, staging holds them once.
-TEXTS_JOIN = (
-    " left join (select turn_id, user_message, reply_text from staging.stg_chat_logs__turns)"
-    " using (turn_id)"
-)
+# the texts, marts.fct_turn_texts holds them once. The screen reads marts and seeds only (and the
+# build's own test log, audit.dbt_test_results): the exposure in models/marts/_exposures.yml lists
+# them, and tests/python/test_exposure.py checks this file against it.
+TEXTS_TABLE = "marts.fct_turn_texts"
+CARDS_TABLE = "marts.dim_character_cards"
+TEXTS_JOIN = f" left join {TEXTS_TABLE} using (turn_id)"
 FILTER_COLUMNS = ("model_id", "character_id", "session_id")
 # Weeks a chart can place: inside pandas' datetime64[ns] range, finite.
 CHARTED_WEEK = "isfinite(week_start) and week_start between date '1678-01-01' and date '2261-12-31'"
@@ -191,9 +192,9 @@ class Batch:
 
     def characters(self) -> list[dict[str, Any]]:
         return self.rows(
-            """
+            f"""
             select character_id, name
-            from staging.stg_chat_logs__character_cards
+            from {CARDS_TABLE}
             order by character_id
             """
         )
@@ -266,7 +267,7 @@ class Batch:
         return self.rows(
             f"""
             with public_cards as (
-                select character_id from staging.stg_chat_logs__character_cards
+                select character_id from {CARDS_TABLE}
                 where is_public
             )
             select v.character_id, v.session_id, count(*) as turns
@@ -281,9 +282,9 @@ class Batch:
 
     def card(self, character_id: str) -> dict[str, Any] | None:
         return self.one(
-            """
+            f"""
             select character_id, name, persona, honorific_rule, first_person
-            from staging.stg_chat_logs__character_cards
+            from {CARDS_TABLE}
             where character_id = ?
             """,
             [character_id],

@@ -317,14 +317,14 @@ def test_conversation_lists_the_public_characters_turns(page, demo: DbtResult) -
         """
         select v.session_id, count(*) as turns
         from marts.fct_turn_verdicts as v
-        inner join staging.stg_chat_logs__character_cards as c using (character_id)
+        inner join marts.dim_character_cards as c using (character_id)
         where c.is_public
         group by v.session_id order by turns desc, v.session_id limit 1
         """
     )[0]
     turns = demo.rows(
         "select turn_id, verdict, reply_text from marts.fct_turn_verdicts "
-        "inner join staging.stg_chat_logs__turns using (turn_id, session_id, created_at) "
+        "inner join marts.fct_turn_texts using (turn_id) "
         f"where session_id = '{session['session_id']}' order by created_at, turn_id"
     )
     view = page.locator(".st-key-conversation")
@@ -454,7 +454,12 @@ def odd_database(demo: DbtResult, tmp_path_factory) -> Path:
                 "update marts.fct_turn_verdicts set created_at = ?::timestamp where turn_id = ?",
                 [when, turn_id],
             )
-        for table in ("fct_turn_verdicts", "fct_turn_evidence", "fct_turn_checks"):
+        for table in (
+            "fct_turn_verdicts",
+            "fct_turn_evidence",
+            "fct_turn_checks",
+            "fct_turn_texts",
+        ):
             con.execute(
                 f"update marts.{table} set turn_id = ? where turn_id = ?",
                 [RTL_TURN_ID, group[3][0]],
@@ -466,7 +471,7 @@ def odd_database(demo: DbtResult, tmp_path_factory) -> Path:
                 select min(turn_id) from marts.fct_turn_verdicts
                 where session_id = (
                     select v.session_id from marts.fct_turn_verdicts as v
-                    inner join staging.stg_chat_logs__character_cards as c using (character_id)
+                    inner join marts.dim_character_cards as c using (character_id)
                     where c.is_public
                     group by v.session_id order by count(*) desc, v.session_id limit 1))
             """

@@ -1,0 +1,15 @@
+-- The texts of every clean turn, one row per turn: the user's message and the reply, for the
+-- screen's verdict rows and conversation view (the verdict mart does not copy the texts).
+with turns as (
+    select * from {{ ref('stg_chat_logs__turns') }}
+),
+
+turn_texts as (
+    select
+        turn_id,
+        user_message,
+        reply_text
+    from turns
+)
+
+select * from turn_texts
