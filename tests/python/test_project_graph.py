@@ -1,0 +1,101 @@
+"""The project's shape, read from the manifest of a `dbt parse`: every table declares its grain,
+and the layers depend on each other in one direction only (staging, intermediate, marts)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import run_dbt
+
+GRAIN_TESTS = {"unique", "unique_combination"}
+STAGING = "models/staging/"
+INTERMEDIATE = "models/intermediate/"
+MARTS = "models/marts/"
+# Staging models that read another staging model besides their own base_ model, each with why.
+# The input contract (docs/rules.md#input-contract) says a turn's character_id must name a clean
+# card, so the clean turns are filtered on the clean cards (macro has_clean_card).
+STAGING_EXCEPTIONS = {
+    ("stg_chat_logs__turns", "stg_chat_logs__character_cards"),
+}
+
+
+@pytest.fixture(scope="module")
+def manifest(tmp_path_factory) -> dict:
+    workdir = tmp_path_factory.mktemp("project_graph")
+    run_dbt(["parse"], workdir)
+    return json.loads((workdir / "target" / "manifest.json").read_text(encoding="utf-8"))
+
+
+def models(manifest: dict) -> dict[str, dict]:
+    return {
+        node_id: node
+        for node_id, node in manifest["nodes"].items()
+        if node["resource_type"] == "model"
+        and node["package_name"] == manifest["metadata"]["project_name"]
+    }
+
+
+def parents(node: dict) -> list[str]:
+    return [node_id for node_id in node["depends_on"]["nodes"] if node_id.startswith("model.")]
+
+
+def in_layer(node: dict, layer: str) -> bool:
+    return Path(node["original_file_path"]).as_posix().startswith(layer)
+
+
+def test_every_table_declares_its_grain(manifest):
+    project_models = models(manifest)
+    tables = {
+        node_id
+        for node_id, node in project_models.items()
+        if node["config"]["materialized"] in ("table", "incremental")
+    }
+    grain_tested = {
+        test["attached_node"]
+        for test in manifest["nodes"].values()
+        if test["resource_type"] == "test"
+        and (test.get("test_metadata") or {}).get("name") in GRAIN_TESTS
+    }
+    exempt = {
+        node_id
+        for node_id in tables
+        if (project_models[node_id]["config"].get("meta") or {}).get("grain_exempt")
+        or (project_models[node_id].get("meta") or {}).get("grain_exempt")
+    }
+    assert len(tables) >= 20  # the scan sees the project's tables
+    assert sorted(tables - grain_tested - exempt) == []
+    # An exemption is for a table that has no key, not one beside a grain test.
+    assert sorted(exempt & grain_tested) == []
+
+
+def test_staging_reads_only_its_own_base_model(manifest):
+    project_models = models(manifest)
+    crossings = set()
+    for node in project_models.values():
+        if not in_layer(node, STAGING):
+            continue
+        for parent_id in parents(node):
+            parent = project_models[parent_id]
+            if not in_layer(parent, STAGING):
+                continue
+            is_own_base = node["name"].startswith("stg_") and (
+                parent["name"] == "base_" + node["name"].removeprefix("stg_")
+            )
+            if not is_own_base:
+                crossings.add((node["name"], parent["name"]))
+    assert crossings == STAGING_EXCEPTIONS
+
+
+def test_intermediate_never_reads_a_mart(manifest):
+    project_models = models(manifest)
+    intermediate = [node for node in project_models.values() if in_layer(node, INTERMEDIATE)]
+    assert intermediate
+    reads_marts = sorted(
+        (node["name"], project_models[parent_id]["name"])
+        for node in intermediate
+        for parent_id in parents(node)
+        if in_layer(project_models[parent_id], MARTS)
+    )
+    assert reads_marts == []
