@@ -15,11 +15,9 @@ are written to a Parquet file that on-run-start copies into the database.
 
 from __future__ import annotations
 
-import atexit
 import json
 import os
 import re
-import shutil
 import tempfile
 import threading
 from collections import deque
@@ -51,7 +49,8 @@ TO_UTF8 = "save it as UTF-8 (in Excel: 'CSV UTF-8'), or convert it: iconv -f cp9
 
 _trial: list[duckdb.DuckDBPyConnection] = []
 _trial_lock = threading.Lock()
-_scratch: list[str] = []
+# The careful reader's files: in the temporary folder, removed by on-run-start once copied.
+SCRATCH_PREFIX = "card_keeper_careful_"
 
 
 def try_query(sql: str) -> dict:
@@ -71,12 +70,18 @@ def try_query(sql: str) -> dict:
     return {"ok": True, "first": row[0], "second": row[1], "error": None}
 
 
-def _scratch_dir() -> str:
-    """A folder for this process's careful-reader output, removed when dbt exits."""
-    if not _scratch:
-        _scratch.append(tempfile.mkdtemp(prefix="card_keeper_inputs_"))
-        atexit.register(shutil.rmtree, _scratch[0], True)
-    return _scratch[0]
+def discard_files(paths: list[str]) -> int:
+    """Remove the careful reader's Parquet files once on-run-start has copied them into the
+    database; returns how many were removed (a file already gone is skipped)."""
+    removed = 0
+    for path in paths or []:
+        if os.path.basename(path).startswith(SCRATCH_PREFIX):
+            try:
+                os.remove(path)
+                removed += 1
+            except FileNotFoundError:
+                pass
+    return removed
 
 
 def physical_lines(path: str) -> Iterator[tuple[int, bytes | None, str | None]]:
@@ -388,7 +393,7 @@ def read_carefully(path: str, file_format: str, columns: list[str]) -> dict:
         batches = _line_rows(path, decoder)
     else:
         batches = _batched(_csv_rows(path, columns, decoder))
-    handle, target = tempfile.mkstemp(suffix=".parquet", dir=_scratch_dir())
+    handle, target = tempfile.mkstemp(prefix=SCRATCH_PREFIX, suffix=".parquet")
     os.close(handle)
     total = content = 0
     try:

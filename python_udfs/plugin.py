@@ -129,6 +129,11 @@ def read_carefully_udf(path: str, file_format: str, columns: list[str]) -> dict:
     return input_files.read_carefully(path, file_format, columns or [])
 
 
+def discard_files_udf(paths: list[str]) -> int:
+    """ck_discard_careful_files(paths): remove the careful reader's copied Parquet files."""
+    return input_files.discard_files(paths)
+
+
 class Plugin(BasePlugin):
     def initialize(self, plugin_config: dict[str, Any]) -> None:
         self.project_root = str(PROJECT_ROOT)
@@ -184,6 +189,13 @@ class Plugin(BasePlugin):
         )
         conn.create_function(
             "ck_csv_header", csv_header_udf, ["VARCHAR"], CSV_HEADER_TYPE, side_effects=True
+        )
+        conn.create_function(
+            "ck_discard_careful_files",
+            discard_files_udf,
+            ["VARCHAR[]"],
+            "BIGINT",
+            side_effects=True,
         )
         conn.create_function(
             "ck_read_carefully",

@@ -75,10 +75,13 @@
     {%- set careful_table = 'raw.' ~ table_name ~ '__careful_rows' -%}
     {%- set statements = [] -%}
     {%- if careful -%}
-        {%- do statements.append(
+        {%- set parquet_files = sql_list(careful | map(attribute='parquet') | list) -%}
+        {#- The careful reader's files, copied into the database, are then removed. -#}
+        {%- do statements.extend([
             'create or replace table ' ~ careful_table ~ ' as select * from read_parquet('
-            ~ sql_list(careful | map(attribute='parquet') | list) ~ ')'
-        ) -%}
+                ~ parquet_files ~ ')',
+            'select ck_discard_careful_files(' ~ parquet_files ~ ')',
+        ]) -%}
     {%- else -%}
         {%- do statements.append('drop table if exists ' ~ careful_table) -%}
     {%- endif -%}
