@@ -4,9 +4,8 @@
 -- cheaper than writing it.
 {{ config(materialized='view') }}
 
--- Every judged turn with its card's entity_roles (judged_with_card_roles()).
 with judged as (
-    {{ judged_with_card_roles() }}
+    select * from {{ ref('int_turns_judged_with_cards') }}
 ),
 
 cited as (

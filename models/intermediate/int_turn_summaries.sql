@@ -4,9 +4,8 @@
 -- fct_turn_verdicts reads one relation in one pass instead of joining a million summaries back to
 -- their turns.
 
--- Every judged turn with its card's entity_roles (judged_with_card_roles()).
 with judged as (
-    {{ judged_with_card_roles() }}
+    select * from {{ ref('int_turns_judged_with_cards') }}
 ),
 
 phrased as (

@@ -1,0 +1,27 @@
+-- Every judged turn with the card columns that only the evidence and the summaries quote:
+-- entity_roles (the recall hedge and count citation), and the card's name and canon_entities
+-- as character_name and card_canon_entities (the canon an off-canon verdict cites, rule v2).
+-- A view: joined from the cards, a few dozen rows, rather than copied onto every one of
+-- millions of judged turns.
+{{ config(materialized='view') }}
+
+with judged as (
+    select * from {{ ref('int_turns_judged') }}
+),
+
+character_cards as (
+    select * from {{ ref('stg_chat_logs__character_cards') }}
+),
+
+joined as (
+    select
+        judged.*,
+        character_cards.entity_roles,
+        character_cards.name as character_name,
+        character_cards.canon_entities as card_canon_entities
+    from judged
+    inner join character_cards
+        on judged.character_id = character_cards.character_id
+)
+
+select * from joined
