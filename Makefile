@@ -40,7 +40,7 @@ test: $(STAMP) system-packages
 	$(PY) -m pytest -n auto --dist loadfile -m "unit or e2e or browser or bench"
 
 lint: $(STAMP)
-	$(VENV)/bin/sqlfluff lint models tests analyses macros
+	$(VENV)/bin/sqlfluff lint --processes 0 models tests analyses macros  # one process a core
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
