@@ -37,7 +37,7 @@ build: $(STAMP)
 test: $(STAMP) system-packages
 	$(DBT) build
 	$(MAKE) --no-print-directory lint
-	$(PY) -m pytest -n auto --dist loadfile -m "unit or e2e or browser or bench"
+	$(PY) -m pytest -n auto --dist loadfile -m "unit or e2e or browser or bench" --durations=10
 
 lint: $(STAMP)
 	$(VENV)/bin/sqlfluff lint --processes 0 models tests analyses macros  # one process a core
