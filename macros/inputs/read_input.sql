@@ -231,7 +231,8 @@
 
 {#
     read_csv with the file's own header and no sniffing: delimiter ',', quote and escape '"',
-    an unquoted empty cell null and a quoted one '' (staging makes both null: docs/rules.md#null-rules).
+    an unquoted empty cell null and a quoted one '' (staging makes both null:
+    docs/rules.md#null-rules).
 #}
 {% macro csv_reader(files, columns) -%}
     read_csv(

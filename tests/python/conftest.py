@@ -139,13 +139,21 @@ def seed_000_build(tmp_path_factory) -> DbtResult:
     return run_dbt(["build"], tmp_path_factory.mktemp("seed_000_build"), fixture_inputs("seed_000"))
 
 
+def copy_build(result: DbtResult, folder: Path) -> DbtResult:
+    """`result` with its database copied into `folder` under the same file name, so that SQL
+    dbt compiled for it (its catalog is the file's stem) runs on the copy unchanged."""
+    return DbtResult(
+        result.returncode,
+        result.output,
+        copy_database(result, folder / result.database.name),
+        result.export,
+    )
+
+
 @pytest.fixture
 def seed_000_copy(seed_000_build, tmp_path) -> DbtResult:
     """A private copy of the seed_000 build's database, for a test that writes to it."""
-    database = copy_database(seed_000_build, tmp_path / "card_keeper.duckdb")
-    return DbtResult(
-        seed_000_build.returncode, seed_000_build.output, database, seed_000_build.export
-    )
+    return copy_build(seed_000_build, tmp_path)
 
 
 def copy_project(target: Path) -> Path:

@@ -12,20 +12,16 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from conftest import DbtResult, copy_database
+from conftest import DbtResult, copy_build
 
 from python_udfs.plugin import Plugin
 
 
-@pytest.fixture(scope="module")
-def built(seed_000_build):
-    """Every test damages its own copy of the database (copy_database)."""
-    return seed_000_build
-
-
-def failing_rows(built: DbtResult, database: Path, test_name: str) -> int:
+def failing_rows(seed_000_build: DbtResult, database: Path, test_name: str) -> int:
     """How many rows the singular test `test_name` returns on `database` (0 = it passes)."""
-    compiled = built.database.parent / "target" / "compiled" / "card_keeper" / "tests" / "marts"
+    compiled = (
+        seed_000_build.database.parent / "target" / "compiled" / "card_keeper" / "tests" / "marts"
+    )
     sql = (compiled / f"{test_name}.sql").read_text("utf-8")
     with duckdb.connect(str(database)) as con:
         Plugin("card_keeper", {}).configure_connection(con)
@@ -33,13 +29,12 @@ def failing_rows(built: DbtResult, database: Path, test_name: str) -> int:
         return len(con.execute(sql).fetchall())
 
 
-def damage_and_test(built, tmp_path, statement, test_name) -> int:
-    # The copy keeps the file name, so the compiled SQL's "card_keeper" catalog is this copy.
-    copy = copy_database(built, tmp_path / built.database.name)
+def damage_and_test(seed_000_build, tmp_path, statement, test_name) -> int:
+    copy = copy_build(seed_000_build, tmp_path).database
     with duckdb.connect(str(copy)) as con:
         changed = con.execute(statement).fetchall()
         assert changed and changed[0][0] == 1, "the damage must touch exactly one row"
-    return failing_rows(built, copy, test_name)
+    return failing_rows(seed_000_build, copy, test_name)
 
 
 @pytest.mark.parametrize(
@@ -52,14 +47,14 @@ def damage_and_test(built, tmp_path, statement, test_name) -> int:
         "assert_check_09_evidence_values_verbatim",
     ],
 )
-def test_undamaged_marts_pass_the_checks(built, tmp_path, test_name):
-    copy = copy_database(built, tmp_path / built.database.name)
-    assert failing_rows(built, copy, test_name) == 0
+def test_undamaged_marts_pass_the_checks(seed_000_build, tmp_path, test_name):
+    copy = copy_build(seed_000_build, tmp_path).database
+    assert failing_rows(seed_000_build, copy, test_name) == 0
 
 
-def test_an_altered_value_fails_the_verbatim_check(built, tmp_path):
+def test_an_altered_value_fails_the_verbatim_check(seed_000_build, tmp_path):
     result = damage_and_test(
-        built,
+        seed_000_build,
         tmp_path,
         "update marts.fct_turn_evidence set value = '투표' "
         "where turn_id = 'T-004530' and field = 'term' returning 1",
@@ -68,9 +63,9 @@ def test_an_altered_value_fails_the_verbatim_check(built, tmp_path):
     assert result == 1
 
 
-def test_an_invented_field_fails_the_field_name_check(built, tmp_path):
+def test_an_invented_field_fails_the_field_name_check(seed_000_build, tmp_path):
     result = damage_and_test(
-        built,
+        seed_000_build,
         tmp_path,
         "update marts.fct_turn_evidence set field = 'mood' "
         "where turn_id = 'T-004468' and ordinal = 2 returning 1",
@@ -120,16 +115,16 @@ def test_an_invented_field_fails_the_field_name_check(built, tmp_path):
         ),
     ],
 )
-def test_a_broken_rule_fails_its_check(built, tmp_path, check, statement, what):
+def test_a_broken_rule_fails_its_check(seed_000_build, tmp_path, check, statement, what):
     """The null-handling rules of check 7 and the off-canon list of check 4."""
-    result = damage_and_test(built, tmp_path, statement, check)
+    result = damage_and_test(seed_000_build, tmp_path, statement, check)
     assert result == 1, what
 
 
-def test_an_invented_recall_target_fails_the_recall_check(built, tmp_path):
+def test_an_invented_recall_target_fails_the_recall_check(seed_000_build, tmp_path):
     # T-004450's user did not ask about an earlier turn: it has no recall target.
     result = damage_and_test(
-        built,
+        seed_000_build,
         tmp_path,
         "update marts.fct_turn_verdicts set recall_target = '하늘', "
         "recall_source_turn = 'T-004449' where turn_id = 'T-004450' returning 1",
@@ -138,13 +133,13 @@ def test_an_invented_recall_target_fails_the_recall_check(built, tmp_path):
     assert result == 1
 
 
-def test_card_own_name_is_canon_in_check_4(built, tmp_path):
+def test_card_own_name_is_canon_in_check_4(seed_000_build, tmp_path):
     """docs/rules.md#canon (rule v2): a character naming itself stays inside its world. The input
     turn now names 강무진, CHR-0001's own name, and the verdict row keeps off_canon_entities =
     []: check 4's recomputation must agree (it flagged the turn while the canon lacked the
     name)."""
     result = damage_and_test(
-        built,
+        seed_000_build,
         tmp_path,
         "update staging.base_chat_logs__turns set named_entities = ['강무진'] "
         "where turn_id = 'T-004468' returning 1",

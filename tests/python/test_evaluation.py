@@ -38,13 +38,8 @@ def test_wilson_interval_matches_hand_computed_values(tmp_path):
     assert '"low_empty": null' in result.output
 
 
-@pytest.fixture(scope="module")
-def seed_build(seed_000_build):
-    return seed_000_build
-
-
-def test_rate_intervals_are_wilson(seed_build):
-    rows = seed_build.rows(
+def test_rate_intervals_are_wilson(seed_000_build):
+    rows = seed_000_build.rows(
         "select turns, deviations, ci_low, ci_high from marts.fct_model_deviation_rates"
     )
     assert rows
@@ -54,14 +49,14 @@ def test_rate_intervals_are_wilson(seed_build):
         assert row["ci_high"] == pytest.approx(high, abs=1e-12)
 
 
-def test_no_labels_means_empty_self_scoring_not_zero(seed_build):
-    (summary,) = seed_build.rows("select * from marts.fct_golden_agreement_summary")
+def test_no_labels_means_empty_self_scoring_not_zero(seed_000_build):
+    (summary,) = seed_000_build.rows("select * from marts.fct_golden_agreement_summary")
     assert all(value is None for value in summary.values())
-    assert seed_build.rows("select * from marts.fct_golden_agreement") == []
+    assert seed_000_build.rows("select * from marts.fct_golden_agreement") == []
 
 
-def test_every_broken_sample_rejected_every_valid_one_accepted(seed_build):
-    rows = seed_build.rows("select * from intermediate.int_llm_summary_golden_set_validated")
+def test_every_broken_sample_rejected_every_valid_one_accepted(seed_000_build):
+    rows = seed_000_build.rows("select * from intermediate.int_llm_summary_golden_set_validated")
     assert len(rows) >= 24
     assert all(row["actual_outcome"] == row["expected_outcome"] for row in rows), rows
     kinds = {}

@@ -13,7 +13,7 @@ from pathlib import Path
 import duckdb
 import jsonschema
 import pytest
-from conftest import DBT, PROJECT_ROOT, DbtResult, copy_database, fixture_inputs, run_dbt
+from conftest import DBT, PROJECT_ROOT, copy_build, fixture_inputs, run_dbt
 
 from python_udfs import export, plugin
 
@@ -24,9 +24,7 @@ SEED = fixture_inputs("seed_000")
 @pytest.fixture(scope="module")
 def built(seed_000_build, tmp_path_factory):
     """A copy of the seed_000 build; the refusal tests rerun only the export model on it."""
-    folder = tmp_path_factory.mktemp("export_safety")
-    database = copy_database(seed_000_build, folder / "card_keeper.duckdb")
-    return DbtResult(0, seed_000_build.output, database, folder / "turn_verdicts.json")
+    return copy_build(seed_000_build, tmp_path_factory.mktemp("export_safety"))
 
 
 def rerun_export(built, workdir: Path, export_path, inputs=None):

@@ -47,29 +47,24 @@ FIELDS = (
 )
 
 
-@pytest.fixture(scope="module")
-def seed_build(seed_000_build):
-    return seed_000_build
-
-
 @pytest.mark.parametrize("turn_id", sorted(SEED_000))
-def test_derived_fields_match_seed_000(seed_build, turn_id):
-    (row,) = seed_build.rows(
+def test_derived_fields_match_seed_000(seed_000_build, turn_id):
+    (row,) = seed_000_build.rows(
         f"select {', '.join(FIELDS)} from marts.fct_turn_verdicts where turn_id = '{turn_id}'"
     )
     assert tuple(row[field] for field in FIELDS) == SEED_000[turn_id]
 
 
-def test_t004631_hedges_the_skipped_names(seed_build):
-    (row,) = seed_build.rows(
+def test_t004631_hedges_the_skipped_names(seed_000_build):
+    (row,) = seed_000_build.rows(
         "select hedge, skipped_checks from marts.fct_turn_verdicts where turn_id = 'T-004631'"
     )
     assert "세계관 대조는 건너뛰었습니다" in row["hedge"]
     assert row["skipped_checks"] == ["off_canon:named_entities_null"]
 
 
-def test_export_carries_the_seed_rows_with_typed_evidence(seed_build):
-    exported = {row["turn_id"]: row for row in json.loads(Path(seed_build.export).read_text())}
+def test_export_carries_the_seed_rows_with_typed_evidence(seed_000_build):
+    exported = {row["turn_id"]: row for row in json.loads(Path(seed_000_build.export).read_text())}
     assert set(SEED_000) <= set(exported)
     recall = exported["T-004602"]["evidence"]
     assert {
@@ -95,10 +90,10 @@ def test_export_carries_the_seed_rows_with_typed_evidence(seed_build):
     ]
 
 
-def test_summaries_name_the_figures(seed_build):
+def test_summaries_name_the_figures(seed_000_build):
     summaries = {
         row["turn_id"]: row["summary"]
-        for row in seed_build.rows("select turn_id, summary from marts.fct_turn_verdicts")
+        for row in seed_000_build.rows("select turn_id, summary from marts.fct_turn_verdicts")
     }
     assert "「리안」" in summaries["T-004519"] and "2개" in summaries["T-004519"]
     assert "「선거」" in summaries["T-004530"] and "현실 정치" in summaries["T-004530"]
