@@ -454,16 +454,20 @@ def odd_database(demo: DbtResult, tmp_path_factory) -> Path:
                 "update marts.fct_turn_verdicts set created_at = ?::timestamp where turn_id = ?",
                 [when, turn_id],
             )
+        # fct_turn_texts is a view of the clean turns: the turn is renamed where it is stored.
         for table in (
-            "fct_turn_verdicts",
-            "fct_turn_evidence",
-            "fct_turn_checks",
-            "fct_turn_texts",
+            "marts.fct_turn_verdicts",
+            "marts.fct_turn_evidence",
+            "marts.fct_turn_checks",
+            "staging.base_chat_logs__turns",
         ):
             con.execute(
-                f"update marts.{table} set turn_id = ? where turn_id = ?",
+                f"update {table} set turn_id = ? where turn_id = ?",
                 [RTL_TURN_ID, group[3][0]],
             )
+        assert con.execute(
+            "select count(*) from marts.fct_turn_texts where turn_id = ?", [RTL_TURN_ID]
+        ).fetchone() == (1,)
         con.execute(
             """
             update marts.fct_turn_verdicts set created_at = '-infinity'::timestamp
