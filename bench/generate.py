@@ -1,7 +1,7 @@
 """Deterministic synthetic inputs for card_keeper benchmarks (docs/rules.md#input-contract).
 
     python bench/generate.py --turns N --terms M --characters K --seed S \
-        --format {jsonl,csv,parquet} --out DIR
+        --format {jsonl,csv,parquet} --mix {typical,deviant} --out DIR
 
 writes DIR/chat_turn.<ext>, DIR/character_card.<ext>, DIR/topic_lexicon.<ext>.
 Same arguments => byte-identical files. Columns are built vectorised (numpy index draws over
@@ -40,9 +40,25 @@ from python_udfs.contract import CHARACTER_CARD_COLUMNS as CARD_COLUMNS
 from python_udfs.contract import CHAT_TURN_COLUMNS
 
 MODELS = ["claude-sonnet", "gpt-4o-mini", "whif-solar-ft"]
-# per model: P(reply keeps the card's register), P(a name is drawn from outside the canon)
-MODEL_KEEP = np.array([0.90, 0.86, 0.82])
-MODEL_OFF = np.array([0.12, 0.17, 0.23])
+# The mixes (--mix): per model, P(reply keeps the card's register) and P(a name is drawn from
+# outside the canon); P(first / second name sentence); P(second / third plain sentence).
+# `typical` is a real log (10-18 % register breaks); `deviant` is a model gone wrong: about 60 %
+# register breaks, three to five sentences (~50 characters), about one name a turn, many of them
+# off-canon. Either mix makes the same draws in the same order.
+MIXES = {
+    "typical": {
+        "keep": np.array([0.90, 0.86, 0.82]),
+        "off": np.array([0.12, 0.17, 0.23]),
+        "names": (0.45, 0.12),
+        "plain": (0.6, 0.25),
+    },
+    "deviant": {
+        "keep": np.array([0.45, 0.40, 0.35]),
+        "off": np.array([0.45, 0.55, 0.65]),
+        "names": (0.85, 0.15),
+        "plain": (1.0, 0.75),
+    },
+}
 REG_WORD = ["반말", "존댓말"]
 ROLE_TYPE = pa.struct([("role", pa.string()), ("entity", pa.string())])
 BASE_TIME = np.datetime64("2025-03-01T00:00:00", "s")
@@ -371,7 +387,7 @@ def _draw_terms(rng, lex, n, forced_topic: np.ndarray) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------- turns
-def build_turns(rng, n: int, cards, lex):
+def build_turns(rng, n: int, cards, lex, mix: dict):
     k = len(cards["reg"])
     # ---- sessions: triplets replaying one prompt script on the three models
     n_tri = max(1, int(np.ceil(n / (3 * 20) * 1.15)) + 2)
@@ -453,7 +469,7 @@ def build_turns(rng, n: int, cards, lex):
 
     # ---- register and first person
     card_reg = cards["reg"][char]
-    keep = rng.random(n) < MODEL_KEEP[model]
+    keep = rng.random(n) < mix["keep"][model]
     reg = np.where(keep, card_reg, 1 - card_reg)
     fp_pool = ["나", "저", "이 몸", "본좌", "소인"]
     card_fp = np.array([fp_pool.index(x) for x in cards["fp"]])[char]
@@ -479,11 +495,11 @@ def build_turns(rng, n: int, cards, lex):
         anyn = rng.integers(0, len(NAMES), n)
         return np.where(rng.random(n) < p_off, anyn, canon)
 
-    p_off = MODEL_OFF[model]
+    p_off = mix["off"][model]
     name1 = draw_name(p_off)
     name2 = draw_name(p_off)
-    has1 = rng.random(n) < 0.45
-    has2 = rng.random(n) < 0.12
+    has1 = rng.random(n) < mix["names"][0]
+    has2 = rng.random(n) < mix["names"][1]
     # recall replies: remember (mention the asked entity) or forget (echo the role, no name)
     remember = has_role & (rng.random(n) < 0.4)
     forget = has_role & ~remember
@@ -514,8 +530,8 @@ def build_turns(rng, n: int, cards, lex):
     # ---- plain sentences
     plain = _plain_pool()
     p1 = _sentence(rng, plain, slot_reg(), np.ones(n, dtype=bool))
-    p2 = _sentence(rng, plain, slot_reg(), rng.random(n) < 0.6)
-    p3 = _sentence(rng, plain, slot_reg(), rng.random(n) < 0.25)
+    p2 = _sentence(rng, plain, slot_reg(), rng.random(n) < mix["plain"][0])
+    p3 = _sentence(rng, plain, slot_reg(), rng.random(n) < mix["plain"][1])
     quote = rng.random(n) < 0.03
     p2 = pc.if_else(
         pa.array(quote),
@@ -652,11 +668,11 @@ def write_table(table: pa.Table, path: str, fmt: str) -> None:
     con.close()
 
 
-def generate(turns: int, terms: int, characters: int, seed: int):
+def generate(turns: int, terms: int, characters: int, seed: int, mix: str = "typical"):
     rng = np.random.default_rng(seed)
     cards_t, cards = build_cards(rng, characters)
     lex_t, lex = build_lexicon(rng, terms)
-    turns_t = build_turns(rng, turns, cards, lex)
+    turns_t = build_turns(rng, turns, cards, lex, MIXES[mix])
     return turns_t, cards_t, lex_t
 
 
@@ -669,12 +685,13 @@ def main(argv=None):
     ap.add_argument("--characters", type=int, default=50)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--format", choices=["jsonl", "csv", "parquet"], default="jsonl")
+    ap.add_argument("--mix", choices=sorted(MIXES), default="typical")
     ap.add_argument("--out", required=True)
     a = ap.parse_args(argv)
     if a.turns < 1 or a.terms < 1 or a.characters < 2:
         ap.error("--turns and --terms must be >= 1, --characters >= 2")
     t0 = time.perf_counter()
-    turns_t, cards_t, lex_t = generate(a.turns, a.terms, a.characters, a.seed)
+    turns_t, cards_t, lex_t = generate(a.turns, a.terms, a.characters, a.seed, a.mix)
     t1 = time.perf_counter()
     os.makedirs(a.out, exist_ok=True)
     for name, t in (("chat_turn", turns_t), ("character_card", cards_t), ("topic_lexicon", lex_t)):
