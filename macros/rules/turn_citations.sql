@@ -1,15 +1,15 @@
 {#
-    A judged turn's evidence (docs/rules.md#evidence) as one ordered list of citations: an
-    expression over the columns of int_turns_judged, row by row (no aggregation over millions of
-    rows). Each citation keeps the key of the row it quotes (cited_turn_id / cited_character_id /
-    cited_term_order) so the verbatim check can compare the value with that very row.
-    int_turn_evidence keeps the list per turn for fct_turn_evidence; fct_turn_verdicts computes it
-    again in the same pass as its other columns, cheaper than a join on turn_id. `shape`: 'keyed'
-    (citation_struct: the value as text, its kind and the cited keys) or 'export'
-    (export_citation_struct: the output schema's source / field / agg / value, the value already
-    JSON), so the verdict mart builds its list without reshaping every element.
+    A judged turn's evidence (docs/rules.md#evidence), written once as a plan and rendered two
+    ways over the columns of int_turns_judged_with_cards, row by row:
+    - turn_citations(): one ordered list per turn in the output schema's shape
+      (export_citation_struct: source, field, agg, the value as JSON), fct_turn_verdicts'
+      evidence column;
+    - turn_citation_rows(relation): one row per citation with its ordinal, the value as text,
+      its kind and the key of the row it quotes (cited_turn_id / cited_character_id /
+      cited_term_order), so the verbatim check can compare the value with that very row.
+    Both follow the same plan in the same order, so a turn's list and its rows agree.
 #}
-{% macro turn_citations(shape='keyed') -%}
+
 {#-
     The citation plan, in citation order. Each entry cites one value: the source table and
     field, the expression giving the value, its JSON kind, which row it quotes (`key`: the
@@ -18,6 +18,7 @@
     Every verdict starts with the reply itself. An off-canon verdict shows the canon the reply
     was compared with (rule v2): the card's canon_entities, their count, and the card's name.
 -#}
+{% macro citation_plan() -%}
 {%- set register = "verdict in ('설정대로 말함', '말투 어긋남')" -%}
 {%- set citations = [
     {'source': 'chat_turn', 'field': 'reply_text',
@@ -75,12 +76,26 @@
      'agg': 'count', 'value': 'cast(' ~ list_length('entity_roles') ~ ' as varchar)',
      'kind': 'number', 'key': 'card', 'when': "recall_reason = 'recall_role_not_in_message'"},
 ] -%}
+{{ return(citations) }}
+{%- endmacro %}
+
+{#
+    The key columns of the row a citation quotes, by the plan's `key`: the expressions for
+    cited_turn_id, cited_character_id and cited_term_order.
+#}
+{% macro citation_keys(key) -%}
 {%- set keys = {
     'turn': ('turn_id', 'null', 'null'),
     'source_turn': ('recall_source_turn', 'null', 'null'),
     'card': ('null', 'character_id', 'null'),
     'term': ('null', 'null', 'touched_term_order'),
 } %}
+{{ return(keys[key]) }}
+{%- endmacro %}
+
+{#- The list rendering (the output schema's shape). -#}
+{% macro turn_citations() -%}
+{%- set citations = citation_plan() -%}
 {#-
     Rendering: consecutive citations with the same condition form one group, built in one
     list. Consecutive groups whose conditions only name verdicts (`verdict = '…'` or
@@ -90,18 +105,10 @@
 -#}
 {%- set groups = [] %}
 {%- for citation in citations %}
-    {%- if shape == 'export' %}
-        {%- set element = export_citation_struct(
-            citation.source, citation.field, citation.get('agg'), citation.value,
-            citation.get('kind', 'text')
-        ) %}
-    {%- else %}
-        {%- set cited_turn, cited_character, cited_term = keys[citation.key] %}
-        {%- set element = citation_struct(
-            citation.source, citation.field, citation.get('agg'), citation.value,
-            citation.get('kind', 'text'), cited_turn, cited_character, cited_term
-        ) %}
-    {%- endif %}
+    {%- set element = export_citation_struct(
+        citation.source, citation.field, citation.get('agg'), citation.value,
+        citation.get('kind', 'text')
+    ) %}
     {%- if not (groups and groups[-1].when == citation.when) %}
         {%- set only_verdicts = modules.re.fullmatch(
             "verdict (= '[^']*'|in \\('[^']*'(, '[^']*')*\\))", citation.when
@@ -161,4 +168,68 @@ flatten([
         {%- endif %}{{ ',' if not loop.last }}
     {%- endfor %}
 ])
+{%- endmacro %}
+
+{#
+    The rows rendering: one select per plan entry, for the turns where it applies, unioned. A
+    citation's ordinal is one more than the number of citations before it in the plan that apply
+    to the same turn (an `each` entry counts its list's length), plus its place in its own list.
+    A relational pass per entry is cheaper than building and unnesting a list of structs per turn:
+    an off-canon verdict cites the card's whole canon.
+#}
+{% macro turn_citation_rows(relation) -%}
+{%- set citations = citation_plan() -%}
+{#- The citations before the current one, by condition: consecutive entries with the same
+    condition are counted together, as `count` fixed citations plus the lengths of `lists`. -#}
+{%- set earlier = [] %}
+{%- for citation in citations %}
+    {%- set cited_turn, cited_character, cited_term = citation_keys(citation.key) %}
+    {%- set terms = ['1'] %}
+    {%- for group in earlier %}
+        {%- set size = ([group.count | string] if group.count else []) + group.lists %}
+        {%- set size = size | join(' + ') %}
+        {%- do terms.append(
+            size if group.when == 'true'
+            else 'case when ' ~ group.when ~ ' then ' ~ size ~ ' else 0 end'
+        ) %}
+    {%- endfor %}
+    {%- if citation.each %}{% do terms.append('entity_index - 1') %}{% endif %}
+    select
+        turn_id,
+        {{ terms | join('\n        + ') }} as ordinal,
+        '{{ citation.source }}' as source,
+        '{{ citation.field }}' as field,
+        {{ "'" ~ citation.agg ~ "'" if citation.agg else 'cast(null as varchar)' }} as agg,
+        cast({{ citation.value }} as varchar) as value,
+        '{{ citation.get('kind', 'text') }}' as value_kind,
+        cast({{ cited_turn }} as varchar) as cited_turn_id,
+        cast({{ cited_character }} as varchar) as cited_character_id,
+        cast({{ cited_term }} as bigint) as cited_term_order
+    {%- if citation.each %}
+    from (
+        select
+            *,
+            unnest({{ citation.each }}) as entity,
+            generate_subscripts({{ citation.each }}, 1) as entity_index
+        from {{ relation }}
+        where {{ citation.when }}
+    ) as applying
+    {%- else %}
+    from {{ relation }}
+    {%- if citation.when != 'true' %}
+    where {{ citation.when }}
+    {%- endif %}
+    {%- endif %}
+    {%- if not loop.last %}
+    union all
+    {%- endif %}
+    {%- if not (earlier and earlier[-1].when == citation.when) %}
+        {%- do earlier.append({'when': citation.when, 'count': 0, 'lists': []}) %}
+    {%- endif %}
+    {%- if citation.each %}
+        {%- do earlier[-1].lists.append(list_length(citation.each)) %}
+    {%- else %}
+        {%- do earlier[-1].update({'count': earlier[-1].count + 1}) %}
+    {%- endif %}
+{%- endfor %}
 {%- endmacro %}

@@ -1,18 +1,14 @@
--- Each turn's evidence (docs/rules.md#evidence) as one ordered list of citations
--- (turn_citations(): the citation plan), each keeping the key of the row it quotes.
--- fct_turn_evidence unnests it. A view: computing the list (about a second per million turns) is
--- cheaper than writing it.
+-- The evidence (docs/rules.md#evidence) of every turn, one row per cited value, from the
+-- citation plan (citation_plan()) rendered as rows: the ordinal, source, field, agg, the value
+-- verbatim as text, its JSON kind and the key of the row it quotes.
 {{ config(materialized='view') }}
 
 with judged as (
     select * from {{ ref('int_turns_judged_with_cards') }}
 ),
 
-cited as (
-    select
-        turn_id,
-        {{ turn_citations() | indent(8) }} as citations
-    from judged
+citations as (
+    {{ turn_citation_rows('judged') | indent(4) }}
 )
 
-select * from cited
+select * from citations

@@ -17,10 +17,6 @@ The model fails, naming export_path and the reason, before writing anything when
 the database in use, an input file of the build (the input_* vars, globs resolved), a
 directory, a device or fifo, or an existing file that is not a previous export
 (python_udfs.export.check_target).
-
-Its name starts with "export" so that dbt, which starts the nodes that become ready together
-in name order, starts it before the marts that wait on the same tests: it is the longest of
-them and the last to finish (0.5 s of a million-turn build ran the export alone at the end).
 """
 
 import pyarrow as pa

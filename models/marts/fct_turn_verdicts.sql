@@ -6,8 +6,8 @@
     contract={'enforced': true},
 ) }}
 
--- Every judged turn with its summary and hedge: one relation, so that the evidence is
--- computed in the same pass (turn_citations(), as int_turn_evidence does) with no join.
+-- Every judged turn with its summary and hedge, and its evidence as one list in the output
+-- schema's shape (turn_citations(): the plan int_turn_evidence renders as rows).
 with summarised as (
     select * from {{ ref('int_turn_summaries') }}
 ),
@@ -17,7 +17,7 @@ judged as (
         *,
         -- The output schema's shape: the values as JSON, without the cited keys (those stay
         -- in fct_turn_evidence).
-        {{ turn_citations('export') | indent(8) }} as evidence
+        {{ turn_citations() | indent(8) }} as evidence
     from summarised
 ),
 
