@@ -1,4 +1,6 @@
-"""dbt-duckdb plugin: anchors paths to the project root and registers card_keeper's UDFs.
+"""dbt-duckdb plugin: anchors paths to the project root, registers card_keeper's UDFs, and
+sets the session variable ck_input_contract (python_udfs/contract.py as JSON) that
+input_contract() reads in a unit test, where dbt's graph is empty.
 
 Wired in profiles.yml as `plugins: [{module: python_udfs.plugin}]`; `make build` installs the
 python_udfs package into the venv (editable, pyproject.toml), so dbt imports it from any
@@ -7,6 +9,7 @@ directory.
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -15,7 +18,7 @@ import pyarrow as pa
 from dbt.adapters.duckdb.plugins import BasePlugin
 from dbt_common.exceptions import DbtRuntimeError
 
-from python_udfs import endings, input_files, lexicon, tone
+from python_udfs import contract, endings, input_files, lexicon, tone
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -137,6 +140,7 @@ def discard_files_udf(paths: list[str]) -> int:
 class Plugin(BasePlugin):
     def initialize(self, plugin_config: dict[str, Any]) -> None:
         self.project_root = str(PROJECT_ROOT)
+        self.input_contract = json.dumps(contract.INPUT_CONTRACT, ensure_ascii=False)
 
     def update_connection_config(self, creds: Any, config: dict[str, Any]) -> None:
         creds.path = anchor(creds.path)
@@ -157,6 +161,8 @@ class Plugin(BasePlugin):
         # Relative input paths in vars resolve against the project root.
         conn.execute("set file_search_path = ?", [self.project_root])
         conn.execute("set variable ck_project_root = ?", [self.project_root])
+        # The input contract for input_contract() in a unit test, where dbt's graph is empty.
+        conn.execute("set variable ck_input_contract = ?", [self.input_contract])
 
     def configure_connection(self, conn: Any) -> None:
         self._configure_session(conn)

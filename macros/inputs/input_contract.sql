@@ -1,77 +1,59 @@
 {#
-    The input contract: for each input table, its var and its columns in order, with
-    the kind of parsing each needs and whether it is required. Staging, the readers and the
-    quarantine all take their column lists from here. The rules: docs/rules.md#input-contract.
-    An `id` column (the keys turn_id, session_id, character_id, model_id, prompt_id and
-    term_order) must be a string or an integer in every format (id_not_string_or_integer
-    otherwise), and loses its format characters in staging (normalize_key).
+    The input contract (docs/rules.md#input-contract) as data, read from the `meta` of the
+    chat_logs source tables and their columns (models/staging/chat_logs/_chat_logs__sources.yml,
+    the contract's only copy; python_udfs/contract.py reads the same file): for each input
+    table, in the YAML's order, its var, key and, for an optional input, `optional` and
+    demo_default, and its columns in order, each with the kind of parsing it needs, whether it
+    is required and, where true, `id` or empty_ok. Staging, the readers and the quarantine all
+    take their column lists from here. An `id` column (the keys turn_id, session_id,
+    character_id, model_id, prompt_id and term_order) must be a string or an integer in every
+    format (id_not_string_or_integer otherwise), and loses its format characters in staging
+    (normalize_key). Columns named `_…` are the reader's bookkeeping, not the contract's; any
+    other column without a kind fails the run.
+    dbt fills `graph` only once it has parsed the project, so while it parses (execute is
+    false) the contract is empty: the callers render nothing from it then. A unit test is
+    compiled against a manifest of its own whose graph is empty too; there the contract is
+    the one python_udfs/contract.py read from the same YAML, which the card_keeper plugin
+    keeps in the session variable ck_input_contract (test_input_contract.py checks that the
+    two agree).
 #}
 {% macro input_contract() -%}
-    {{ return({
-        'character_card': {
-            'var': 'input_character_card',
-            'key': 'character_id',
-            'columns': [
-                {'name': 'character_id', 'kind': 'text', 'id': true, 'required': true},
-                {'name': 'name', 'kind': 'text', 'required': true},
-                {'name': 'persona', 'kind': 'text', 'required': false},
-                {'name': 'honorific_rule', 'kind': 'text', 'required': true},
-                {'name': 'first_person', 'kind': 'text', 'required': false},
-                {'name': 'canon_entities', 'kind': 'list', 'required': false},
-                {'name': 'forbidden_topics', 'kind': 'list', 'required': false},
-                {'name': 'entity_roles', 'kind': 'roles', 'required': false},
-                {'name': 'is_public', 'kind': 'boolean', 'required': false},
-            ],
-        },
-        'topic_lexicon': {
-            'var': 'input_topic_lexicon',
-            'key': 'term_order',
-            'columns': [
-                {'name': 'term', 'kind': 'text', 'required': true},
-                {'name': 'topic', 'kind': 'text', 'required': true},
-                {'name': 'term_order', 'kind': 'integer', 'id': true, 'required': true},
-            ],
-        },
-        'chat_turn': {
-            'var': 'input_chat_turn',
-            'key': 'turn_id',
-            'columns': [
-                {'name': 'turn_id', 'kind': 'text', 'id': true, 'required': true},
-                {'name': 'session_id', 'kind': 'text', 'id': true, 'required': true},
-                {'name': 'character_id', 'kind': 'text', 'id': true, 'required': true},
-                {'name': 'model_id', 'kind': 'text', 'id': true, 'required': true},
-                {'name': 'created_at', 'kind': 'timestamp', 'required': true},
-                {'name': 'prompt_id', 'kind': 'text', 'id': true, 'required': false},
-                {'name': 'user_message', 'kind': 'text', 'required': false},
-                {'name': 'reply_text', 'kind': 'text', 'required': true, 'empty_ok': true},
-                {'name': 'first_person', 'kind': 'text', 'required': false},
-                {'name': 'named_entities', 'kind': 'list', 'required': false},
-                {'name': 'honorific_level', 'kind': 'text', 'required': false},
-                {'name': 'user_asked_recall', 'kind': 'boolean', 'required': false},
-            ],
-        },
-        'golden_labels': {
-            'var': 'input_golden_labels',
-            'optional': true,
-            'demo_default': 'data/demo/golden_labels.csv',
-            'key': 'turn_id',
-            'columns': [
-                {'name': 'turn_id', 'kind': 'text', 'id': true, 'required': true},
-                {'name': 'expected_verdict', 'kind': 'text', 'required': true},
-                {'name': 'note', 'kind': 'text', 'required': false},
-            ],
-        },
-        'llm_summaries': {
-            'var': 'input_llm_summaries',
-            'optional': true,
-            'demo_default': 'data/demo/llm_summaries.jsonl',
-            'key': 'turn_id',
-            'columns': [
-                {'name': 'turn_id', 'kind': 'text', 'id': true, 'required': true},
-                {'name': 'verdict', 'kind': 'text', 'required': false},
-                {'name': 'summary', 'kind': 'text', 'required': false},
-                {'name': 'evidence', 'kind': 'json', 'required': false},
-            ],
-        },
-    }) }}
+    {%- if not execute -%}
+        {{ return({}) }}
+    {%- endif -%}
+    {%- if not graph.get('sources') -%}
+        {{ return(fromjson(
+            run_query("select getvariable('ck_input_contract')").columns[0].values()[0]
+        )) }}
+    {%- endif -%}
+    {%- set contract = {} -%}
+    {%- for node in graph.sources.values()
+        if node.package_name == project_name and node.source_name == 'chat_logs' -%}
+        {%- set columns = [] -%}
+        {%- for column in node.columns.values() if not column.name.startswith('_') -%}
+            {%- if not column.meta.get('kind') -%}
+                {{ exceptions.raise_compiler_error(
+                    'Column ' ~ column.name ~ ' of source chat_logs.' ~ node.name
+                    ~ ' has no kind in its meta (the input contract, ' ~ node.original_file_path
+                    ~ ')'
+                ) }}
+            {%- endif -%}
+            {%- set spec = {'name': column.name} -%}
+            {%- do spec.update(column.meta) -%}
+            {%- do columns.append(spec) -%}
+        {%- endfor -%}
+        {%- set table = {} -%}
+        {%- do table.update(node.meta) -%}
+        {%- do table.update({'columns': columns}) -%}
+        {%- do contract.update({node.name: table}) -%}
+    {%- endfor -%}
+    {{ return(contract) }}
+{%- endmacro %}
+
+{#
+    `dbt run-operation print_input_contract`: input_contract() as one line of JSON on stdout,
+    for a test to compare with python_udfs/contract.py.
+#}
+{% macro print_input_contract() -%}
+    {%- do print(tojson(input_contract())) -%}
 {%- endmacro %}

@@ -29,7 +29,8 @@ BUILD_WITHOUT_TESTS = [
 
 # Every test has one kind, by its module; `pytest -m unit` runs in seconds, and plain `pytest`
 # leaves out the tests of the benchmark's own tools (`make test` runs every kind).
-UNIT_MODULES = {"test_demo_data", "test_normalize_text", "test_udfs"}  # Python and DuckDB; no dbt
+# Python and DuckDB only, no dbt:
+UNIT_MODULES = {"test_contract", "test_demo_data", "test_normalize_text", "test_udfs"}
 BENCH_MODULES = {"test_bench_baseline"}  # bench/: the baseline and the data generator
 BROWSER_MODULES = {"test_dashboard"}  # the screen in Debian's chromium
 # every other module is e2e: it runs dbt on fixture files

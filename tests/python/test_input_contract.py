@@ -12,7 +12,7 @@ import pyarrow.parquet as pq
 import pytest
 from conftest import BUILD_WITHOUT_TESTS, FIXTURES, fixture_inputs, run_dbt
 
-from python_udfs.contract import INPUT_COLUMNS
+from python_udfs.contract import INPUT_COLUMNS, INPUT_CONTRACT
 
 STAGING = ("stg_chat_logs__turns", "stg_chat_logs__character_cards", "stg_chat_logs__topic_terms")
 STAGING_SELECTOR = BUILD_WITHOUT_TESTS
@@ -261,3 +261,11 @@ def test_a_glob_of_files_numbers_rows_per_file(tmp_path):
     assert row["source_file"].endswith("part-2.jsonl")
     assert (row["source_row"], row["reason_code"]) == (3, "unparsable_timestamp")
     assert result.rows("select count(*) as n from staging.stg_chat_logs__turns") == [{"n": 7}]
+
+
+def test_dbt_and_python_read_one_contract(tmp_path):
+    """input_contract(), built from dbt's graph (the sources' meta), is the dict
+    python_udfs/contract.py reads from the same YAML: tables, columns, keys and their order."""
+    result = run_dbt(["run-operation", "print_input_contract", "--quiet"], tmp_path)
+    (line,) = [line for line in result.output.splitlines() if line.startswith("{")]
+    assert json.dumps(json.loads(line)) == json.dumps(INPUT_CONTRACT)

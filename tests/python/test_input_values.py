@@ -26,16 +26,12 @@ import pyarrow.parquet as pq
 import pytest
 from conftest import PROJECT_ROOT, fixture_inputs, run_dbt
 
-from python_udfs.contract import INPUT_COLUMNS
+from python_udfs.contract import ALL_INPUT_COLUMNS
 
 DEMO = PROJECT_ROOT / "data" / "demo"
 
 # The columns of each input as its files list them (the optional inputs included).
-COLUMNS = {
-    **INPUT_COLUMNS,
-    "golden_labels": ["turn_id", "expected_verdict", "note"],
-    "llm_summaries": ["turn_id", "verdict", "summary", "evidence"],
-}
+COLUMNS = ALL_INPUT_COLUMNS
 
 
 def read_records(path: Path) -> list[dict]:
