@@ -1,23 +1,26 @@
 {#
-    The staging model that stands for each evidence source table (chat_turn,
-    character_card, topic_lexicon: docs/rules.md#evidence). Staging keeps the input contract's
-    column names, so a cited field must be one of its columns.
+    The relation that stands for each evidence source table (chat_turn, character_card,
+    topic_lexicon: docs/rules.md#evidence), as a mapping from source to relation. The caller
+    passes the staging models with ref() in its own file: stg_chat_logs__turns,
+    stg_chat_logs__character_cards and stg_chat_logs__topic_terms. Staging keeps the input
+    contract's column names, so a cited field must be one of their columns.
 #}
-{% macro evidence_source_models() -%}
+{% macro evidence_source_models(turns, character_cards, topic_terms) -%}
     {{ return({
-        'chat_turn': ref('stg_chat_logs__turns'),
-        'character_card': ref('stg_chat_logs__character_cards'),
-        'topic_lexicon': ref('stg_chat_logs__topic_terms'),
+        'chat_turn': turns,
+        'character_card': character_cards,
+        'topic_lexicon': topic_terms,
     }) }}
 {%- endmacro %}
 
 {#
     A CTE `source_columns (source, field)` listing each source table's columns as the
-    database's catalog (information_schema.columns) has them, for check 8.
+    database's catalog (information_schema.columns) has them, for check 8. `sources` is the
+    mapping evidence_source_models() returns.
 #}
-{% macro evidence_source_columns() -%}
+{% macro evidence_source_columns(sources) -%}
     source_columns as (
-        {%- for source, relation in evidence_source_models().items() %}
+        {%- for source, relation in sources.items() %}
         select
             '{{ source }}' as source,
             column_name as field

@@ -3,25 +3,29 @@
     for checks whose independent re-derivation costs more than the model it checks: the
     Python UDF re-derivations (tone, summaries) and the join of turns with every lexicon term.
     With fewer turns than that, every turn is kept, so small builds are checked exhaustively.
+    `turns` is the relation of stg_chat_logs__turns, which the caller refs: its count sets the
+    sampling modulus.
 #}
-{% macro recheck_sample(turn_id_expression, max_turns=none) -%}
+{% macro recheck_sample(turn_id_expression, turns, max_turns=none) -%}
     {{ deterministic_sample(
         turn_id_expression,
-        max_turns if max_turns is not none else number_var('recheck_max_turns', integer=true)
+        max_turns if max_turns is not none else number_var('recheck_max_turns', integer=true),
+        turns
     ) }}
 {%- endmacro %}
 
 {#
-    Keep about `max_turns` of the clean turns, chosen by a hash of `key_expression` (the turn
-    id, possibly salted), the same ones on every build. The modulus is an integer: a hash
-    taken modulo a double loses precision and keeps the wrong share.
+    Keep about `max_turns` of the clean turns (`turns`, the relation of stg_chat_logs__turns
+    the caller refs), chosen by a hash of `key_expression` (the turn id, possibly salted), the
+    same ones on every build. The modulus is an integer: a hash taken modulo a double loses
+    precision and keeps the wrong share.
 #}
-{% macro deterministic_sample(key_expression, max_turns) -%}
+{% macro deterministic_sample(key_expression, max_turns, turns) -%}
     hash({{ key_expression }}) % cast(
         greatest(
             1,
             ceil(
-                (select count(*) from {{ ref('stg_chat_logs__turns') }})
+                (select count(*) from {{ turns }})
                 / greatest(1, {{ max_turns }})
             )
         ) as ubigint
@@ -30,11 +34,12 @@
 
 {#
     The sample size for a re-derivation that joins turns with every lexicon term: as many
-    turns as keep turns × terms within var('recheck_max_comparisons').
+    turns as keep turns × terms within var('recheck_max_comparisons'). `topic_terms` is the
+    relation of stg_chat_logs__topic_terms, which the caller refs.
 #}
-{% macro lexicon_recheck_turns() -%}
+{% macro lexicon_recheck_turns(topic_terms) -%}
     (
         {{ number_var('recheck_max_comparisons', integer=true) }}
-        / greatest(1, (select count(*) from {{ ref('stg_chat_logs__topic_terms') }}))
+        / greatest(1, (select count(*) from {{ topic_terms }}))
     )
 {%- endmacro %}

@@ -1,21 +1,24 @@
 -- Each LLM summary candidate of input_llm_summaries, accepted or rejected with the reason of
--- the first check it fails (docs/rules.md#summary-and-hedge). A table: the validation calls a
--- Python UDF.
+-- the first check it fails (docs/rules.md#summary-and-hedge; the validation is
+-- int_llm_summary_candidates_validated), and whether it replaces its turn's summary.
 {{ config(materialized='table') }}
 
 with candidates as (
     select
         cast(candidate_number as varchar) as candidate_id,
-        candidate_number,
-        turn_id,
-        verdict,
-        summary,
-        evidence
+        candidate_number
     from {{ ref('stg_chat_logs__llm_summaries') }}
 ),
 
 validated as (
-    {{ validate_llm_summaries('candidates') }}
+    select
+        candidate_id,
+        turn_id,
+        summary,
+        is_accepted,
+        rejection_reason
+    from {{ ref('int_llm_summary_candidates_validated') }}
+    where candidate_set = 'input_llm_summaries'
 ),
 
 ranked as (

@@ -9,20 +9,12 @@ with turns as (
     from {{ ref('stg_chat_logs__turns') }}
 ),
 
-honorific_endings as (
-    select
-        ending,
-        is_honorific
-    from {{ ref('honorific_endings') }}
-),
-
--- Longest ending first: the first ending an eojeol ends with is then the longest, so an
--- exception like 아니다 → false overrides the shorter 니다 → true.
+-- One row: the endings longest first and their is_honorific flags.
 ending_rule as (
     select
-        coalesce(list(ending order by length(ending) desc, ending), []) as endings,
-        coalesce(list(is_honorific order by length(ending) desc, ending), []) as flags
-    from honorific_endings
+        endings,
+        flags
+    from {{ ref('int_tone_ending_rule') }}
 ),
 
 sentences as (

@@ -8,7 +8,7 @@ with verdicts as (
         turn_id,
         rule_observed
     from {{ ref('fct_turn_verdicts') }}
-    where {{ recheck_sample('turn_id') }}
+    where {{ recheck_sample('turn_id', ref('stg_chat_logs__turns')) }}
 ),
 
 turns as (
@@ -17,7 +17,7 @@ turns as (
         reply_text,
         first_person
     from {{ ref('stg_chat_logs__turns') }}
-    where {{ recheck_sample('turn_id') }}
+    where {{ recheck_sample('turn_id', ref('stg_chat_logs__turns')) }}
 ),
 
 -- Materialised: otherwise the UDF call is inlined into the comparison below, once per
@@ -26,7 +26,9 @@ rederived as materialized (
     select
         verdicts.turn_id,
         verdicts.rule_observed,
-        ck_tone(turns.reply_text, {{ tone_rule_arguments() }}) as tone_rederived,
+        ck_tone(
+            turns.reply_text, {{ tone_rule_arguments(ref('int_tone_ending_rule')) }}
+        ) as tone_rederived,
         turns.first_person
     from verdicts
     inner join turns

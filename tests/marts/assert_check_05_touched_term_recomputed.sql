@@ -9,7 +9,12 @@ with verdicts as (
 
 turns as (
     select * from {{ ref('stg_chat_logs__turns') }}
-    where {{ recheck_sample('turn_id', lexicon_recheck_turns()) }}
+    where
+        {{ recheck_sample(
+            'turn_id',
+            ref('stg_chat_logs__turns'),
+            lexicon_recheck_turns(ref('stg_chat_logs__topic_terms')),
+        ) }}
 ),
 
 character_cards as (

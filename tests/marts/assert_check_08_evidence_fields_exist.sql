@@ -1,10 +1,16 @@
 -- Assert that every evidence field is a real column of its source table, read from the
 -- database's catalog (seed 000 check 8): an invented field name means a made-up citation.
+{% set sources = evidence_source_models(
+    ref('stg_chat_logs__turns'),
+    ref('stg_chat_logs__character_cards'),
+    ref('stg_chat_logs__topic_terms'),
+) %}
+
 with evidence as (
     select * from {{ ref('fct_turn_evidence') }}
 ),
 
-{{ evidence_source_columns() }}
+{{ evidence_source_columns(sources) }}
 
 select
     evidence.turn_id,

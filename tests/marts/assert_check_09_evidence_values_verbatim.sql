@@ -4,7 +4,11 @@
 -- agg = 'count' must equal the list's length. The column list is read from the catalog.
 {#- Each branch reads the evidence table itself, filtered to its source: a CTE read by
     all three would be materialised, millions of rows copied once more. #}
-{% set sources = evidence_source_models() %}
+{% set sources = evidence_source_models(
+    ref('stg_chat_logs__turns'),
+    ref('stg_chat_logs__character_cards'),
+    ref('stg_chat_logs__topic_terms'),
+) %}
 {% set keys = {'chat_turn': ('turn_id', 'cited_turn_id'),
                'character_card': ('character_id', 'cited_character_id'),
                'topic_lexicon': ('term_order', 'cited_term_order')} %}

@@ -11,8 +11,10 @@ select
     summary
 from verdicts
 where
-    {{ recheck_sample('turn_id') }}
+    {{ recheck_sample('turn_id', ref('stg_chat_logs__turns')) }}
     and (
-        not ck_last_sentence_is_honorific(summary, {{ tone_rule_arguments() }})
+        not ck_last_sentence_is_honorific(
+            summary, {{ tone_rule_arguments(ref('int_tone_ending_rule')) }}
+        )
         or contains(summary, chr(10))
     )

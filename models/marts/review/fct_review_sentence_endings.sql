@@ -15,7 +15,8 @@ with turns as (
     where
         {{ deterministic_sample(
             'turn_id || ' ~ text_var('review_sample_seed'),
-            number_var('ending_review_max_turns', integer=true)
+            number_var('ending_review_max_turns', integer=true),
+            ref('stg_chat_logs__turns'),
         ) }}
 ),
 
@@ -26,8 +27,12 @@ toned as (
     from {{ ref('int_turns_toned') }}
 ),
 
-honorific_endings as (
-    select * from {{ ref('honorific_endings') }}
+-- The tone rule's endings, as int_turns_toned reads them.
+ending_rule as (
+    select
+        endings,
+        flags
+    from {{ ref('int_tone_ending_rule') }}
 ),
 
 pieces as (
@@ -55,23 +60,20 @@ eojeols as (
     where {{ has_text('raw_sentence') }}
 ),
 
-rule_matches as (
+-- The sentences the review compares: those that close on a Hangul eojeol, each with the
+-- ending the tone rule matches and its judgement, by the macros int_turns_toned judges with.
+reviewed as (
     select
         eojeols.turn_id,
         eojeols.piece_number,
-        arg_max(honorific_endings.ending, length(honorific_endings.ending)) as rule_ending,
-        arg_max(honorific_endings.is_honorific, length(honorific_endings.ending))
+        eojeols.sentence,
+        eojeols.last_eojeol,
+        {{ matched_ending('eojeols.last_eojeol', 'ending_rule.endings') }} as rule_ending,
+        {{ ending_is_honorific('eojeols.last_eojeol', 'ending_rule.endings', 'ending_rule.flags') }}
             as rule_is_honorific
     from eojeols
-    inner join honorific_endings
-        on {{ ends_with('eojeols.last_eojeol', 'honorific_endings.ending') }}
-    group by eojeols.turn_id, eojeols.piece_number
-),
-
--- The sentences the review compares: those that close on a Hangul eojeol.
-reviewed as (
-    select * from eojeols
-    where last_eojeol is not null
+    cross join ending_rule
+    where eojeols.last_eojeol is not null
 ),
 
 -- Kiwi reads each distinct sentence once: sentences repeat across replies (a 1M-turn build's
@@ -89,16 +91,12 @@ analysed as (
         reviewed.piece_number,
         reviewed.sentence,
         reviewed.last_eojeol,
-        rule_matches.rule_ending,
+        reviewed.rule_ending,
         analyser_endings.final_ending,
-        coalesce(rule_matches.rule_is_honorific, false) as rule_is_honorific
+        reviewed.rule_is_honorific
     from reviewed
     inner join analyser_endings
         on reviewed.sentence = analyser_endings.sentence
-    left join rule_matches
-        on
-            reviewed.turn_id = rule_matches.turn_id
-            and reviewed.piece_number = rule_matches.piece_number
 ),
 
 compared as (
