@@ -1,15 +1,16 @@
 {#
-    Whether a turn's character_id names a clean card (one in stg_chat_logs__character_cards):
+    Whether a turn's character_id names a clean card (one in `clean_cards`, the relation
+    stg_chat_logs__character_cards, which the caller refs):
     the rule that a turn whose card is missing or quarantined cannot be judged. Staging keeps
     the turns for which it holds; the quarantine lists the others as unknown_character_id.
     False for a null character_id. An uncorrelated IN test, so DuckDB builds its hash table
     on the few cards, never on the turns.
 #}
-{% macro has_clean_card(character_id) -%}
+{% macro has_clean_card(character_id, clean_cards) -%}
     coalesce(
         {{ character_id }} in (
             select clean_cards.character_id
-            from {{ ref('stg_chat_logs__character_cards') }} as clean_cards
+            from {{ clean_cards }} as clean_cards
         ),
         false
     )

@@ -12,12 +12,16 @@ turns as (
     select * from {{ ref('base_chat_logs__turns') }}
 ),
 
+clean_cards as (
+    select character_id from {{ ref('stg_chat_logs__character_cards') }}
+),
+
 -- Whether a turn's card is missing or quarantined: the turn cannot be judged.
 carded_turns as (
     select
         *,
         character_id is not null
-        and not {{ has_clean_card('character_id') }} as is_unknown_character
+        and not {{ has_clean_card('character_id', 'clean_cards') }} as is_unknown_character
     from turns
 ),
 

@@ -5,6 +5,10 @@ with base as (
     select * from {{ ref('base_chat_logs__turns') }}
 ),
 
+clean_cards as (
+    select character_id from {{ ref('stg_chat_logs__character_cards') }}
+),
+
 clean as (
     select
         turn_id,
@@ -22,7 +26,7 @@ clean as (
     from base
     where
         len(_violations) = 0
-        and {{ has_clean_card('character_id') }}
+        and {{ has_clean_card('character_id', 'clean_cards') }}
 )
 
 select * from clean
