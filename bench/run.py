@@ -317,24 +317,27 @@ def bare_load_worker(input_dir: str, db: str) -> None:
     print(json.dumps({"load_s": time.perf_counter() - t0}))
 
 
+def run_worker(flag: str, args: list[str], log_path: str, what: str) -> tuple[dict, dict]:
+    """Run this script's hidden worker `flag` in a child process under measure(); returns the
+    measurement and the JSON line the worker printed last."""
+    cmd = [sys.executable, os.path.abspath(__file__), flag, *args]
+    m = measure(cmd, dict(os.environ), log_path)
+    if m["rc"] != 0:
+        loud(f"{what} FAILED (rc {m['rc']}):\n{tail(log_path)}")
+        sys.exit(1)
+    with open(log_path) as f:
+        stats = json.loads([x for x in f.read().splitlines() if x.startswith("{")][-1])
+    return m, stats
+
+
 def run_bare_load(paths: dict, work: str) -> dict:
     """The bare load of the inputs, timed inside the process (start-up not counted)."""
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
-    logp = os.path.join(work, "bare_load.log")
-    cmd = [
-        sys.executable,
-        os.path.abspath(__file__),
-        "--_bare-load-worker",
-        os.path.dirname(paths["chat_turn"]),
-        os.path.join(work, "bare.duckdb"),
-    ]
-    m = measure(cmd, dict(os.environ), logp)
-    if m["rc"] != 0:
-        loud(f"bare load FAILED (rc {m['rc']}):\n{tail(logp)}")
-        sys.exit(1)
-    with open(logp) as f:
-        stats = json.loads([x for x in f.read().splitlines() if x.startswith("{")][-1])
+    args = [os.path.dirname(paths["chat_turn"]), os.path.join(work, "bare.duckdb")]
+    m, stats = run_worker(
+        "--_bare-load-worker", args, os.path.join(work, "bare_load.log"), "bare load"
+    )
     m.update(stats)
     log(f"  bare load: {stats['load_s']:.2f}s (process wall {m['wall_s']:.2f}s)")
     shutil.rmtree(work, ignore_errors=True)
@@ -363,21 +366,11 @@ def baseline_worker(input_dir: str, out_parquet: str) -> None:
 def run_baseline(paths: dict, work: str) -> dict:
     os.makedirs(work, exist_ok=True)
     out = os.path.join(work, "baseline.parquet")
-    logp = os.path.join(work, "baseline.log")
-    cmd = [
-        sys.executable,
-        os.path.abspath(__file__),
-        "--_baseline-worker",
-        os.path.dirname(paths["chat_turn"]),
-        out,
-    ]
     log(f"  baseline (load avg {os.getloadavg()[0]:.2f}) ...")
-    m = measure(cmd, dict(os.environ), logp)
-    if m["rc"] != 0:
-        loud(f"baseline FAILED (rc {m['rc']}):\n{tail(logp)}")
-        sys.exit(1)
-    with open(logp) as f:
-        stats = json.loads([x for x in f.read().splitlines() if x.startswith("{")][-1])
+    args = [os.path.dirname(paths["chat_turn"]), out]
+    m, stats = run_worker(
+        "--_baseline-worker", args, os.path.join(work, "baseline.log"), "baseline"
+    )
     m.update(stats, parquet=out)
     m["turns_per_s"] = stats["turns"] / (stats["load_s"] + stats["judge_s"])
     log(
