@@ -3,10 +3,8 @@
 -- (EF) Kiwi finds. It suggests; it never decides a verdict. A table: it holds UDF results.
 {{ config(materialized='table') }}
 
--- It reads the clean turns and the register the rule gave each whole reply (so a reviewer
--- sees whether a disagreement would flip it), not the verdict mart: Kiwi holds Python's lock
--- while it works, which costs nothing while the other thread runs long SQL on the way to the
--- verdicts, but would stall the export at the end of a build.
+-- It reads the clean turns and the register the rule gave each whole reply, so a reviewer
+-- sees whether a disagreement would flip it.
 with turns as (
     select
         turn_id,
