@@ -43,10 +43,13 @@ def compare(before: str, after: str) -> int:
         b = f"(select {select} from after_db.marts.{table})"
         n_a = con.execute(f"select count(*) from {a}").fetchone()[0]
         n_b = con.execute(f"select count(*) from {b}").fetchone()[0]
-        gone = con.execute(f"select * from ({a} except all {b}) limit {SHOWN}").fetchall()
-        new = con.execute(f"select * from ({b} except all {a}) limit {SHOWN}").fetchall()
-        n_gone = con.execute(f"select count(*) from ({a} except all {b})").fetchone()[0]
-        n_new = con.execute(f"select count(*) from ({b} except all {a})").fetchone()[0]
+        # Each difference computed once, then counted and sampled.
+        con.execute(f"create or replace temp table only_before as {a} except all {b}")
+        con.execute(f"create or replace temp table only_after as {b} except all {a}")
+        n_gone = con.execute("select count(*) from only_before").fetchone()[0]
+        n_new = con.execute("select count(*) from only_after").fetchone()[0]
+        gone = con.execute(f"select * from only_before limit {SHOWN}").fetchall()
+        new = con.execute(f"select * from only_after limit {SHOWN}").fetchall()
         status = "identical" if n_gone == n_new == 0 else "DIFFERENT"
         print(
             f"{table}: {n_a:,} rows before, {n_b:,} after, {len(shared)} columns compared;"
