@@ -8,7 +8,8 @@ STAMP := $(VENV)/.installed-$(shell { cat requirements.txt Makefile pyproject.to
 	| sha1sum | cut -c1-12)
 SYSTEM_PACKAGES := chromium fonts-nanum
 
-.PHONY: build test lint system-packages dashboard docs report bench lock clean venv-location
+.PHONY: build test lint system-packages dashboard docs report bench lock clean venv-location \
+	spark-setup
 
 # The virtualenv: the pinned lock, then the project's own package (pyproject.toml: the dbt-duckdb
 # plugin in python_udfs/ and the dashboard) in editable mode, so dbt imports the plugin from
@@ -77,3 +78,17 @@ lock:
 
 clean:
 	rm -rf target logs card_keeper.duckdb exports/turn_verdicts.json
+
+# The Spark target's extras (requirements-spark.txt) in the same venv, and Java from Debian when
+# the machine has none. The local warehouse and metastore live in spark/ (gitignored).
+SPARK_STAMP := $(VENV)/.spark-installed-$(shell cat requirements-spark.txt | sha1sum | cut -c1-12)
+export CARD_KEEPER_SPARK_DIR ?= $(CURDIR)/spark
+
+$(SPARK_STAMP): requirements-spark.txt $(STAMP)
+	@command -v java >/dev/null 2>&1 || { apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openjdk-17-jre-headless; }
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r requirements-spark.txt
+	rm -f $(VENV)/.spark-installed-* && touch $@
+
+## spark-setup: pyspark and dbt-spark in the venv, Java when missing.
+spark-setup: $(SPARK_STAMP)
