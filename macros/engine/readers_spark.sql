@@ -331,7 +331,7 @@
     cannot be read.
 #}
 {% macro spark_csv_header_names(text) -%}
-    {%- set field = '"(?:[^"]|"")*"|[^,"][^,]*|' -%}
+    {%- set field = '"(?:[^"]++|"")*+"|[^,"][^,]*+|' -%}
     {%- if not modules.re.fullmatch('(?:' ~ field ~ ')(?:,(?:' ~ field ~ '))*', text) -%}
         {{ return(none) }}
     {%- endif -%}
@@ -349,11 +349,16 @@
 {#
     CSV from raw.<table>__lines, by the careful reader's rules (python_udfs/input_files.py):
     each file's line 1 is its header (the columns are taken by name, a file without a
-    required one stops the build); a record is one line (delimiter ',', quote and escape
-    '"', a quote inside an unquoted value an ordinary character), an unquoted empty value is
-    null and a quoted one ''; a record whose quotes do not close on its line is
-    unbalanced_csv_quote, one with another number of values than the header ragged_csv_row;
-    blank lines are not rows. Files are grouped by header, as on DuckDB.
+    required one stops the build); delimiter ',', quote and escape '"', a quote inside an
+    unquoted value an ordinary character, an unquoted empty value null and a quoted one '';
+    blank lines are not rows. A record is numbered by the line it starts on: a line whose
+    quoted value is still open at its end goes on over the next lines (at most 1000 in all,
+    never past a bad line) until the record closes; one that never closes, or whose quote is
+    followed by anything but ',' or the end, is unbalanced_csv_quote on its first line only,
+    and the lines after it are read as rows of their own. A record with another number of
+    values than its header is ragged_csv_row. Files are grouped by header, as on DuckDB.
+    The regular expressions use possessive quantifiers: Java's engine would otherwise
+    recurse once per character of a long value.
 #}
 {% macro spark_read_csv(spec, lines_table, files) -%}
     {%- set headers = run_query(
@@ -378,33 +383,23 @@
         {%- endfor -%}
         {%- do groups.setdefault(tojson(header), []).append(file) -%}
     {%- endfor -%}
-    {%- set field = '"(?:[^"]|"")*"|[^,"][^,]*' -%}
-    {%- set record_pattern = '^(?:' ~ field ~ ')?(?:,(?:' ~ field ~ ')?)*\\z' -%}
+    {%- set quoted = '"(?:[^"]++|"")*+"' -%}
+    {%- set field = quoted ~ '|[^,"][^,]*+' -%}
+    {#- A whole record; a record whose last value is an open quote (it goes on). -#}
+    {%- set whole = engine_text_literal(
+        '^(?:' ~ field ~ ')?(?:,(?:' ~ field ~ ')?)*+\\z'
+    ) -%}
+    {%- set open = engine_text_literal(
+        '^(?:(?:' ~ field ~ ')?,)*+"(?:[^"]++|"")*+\\z'
+    ) -%}
+    {%- set values = engine_text_literal('(?:^|,)(' ~ quoted ~ '|[^,]*+)') -%}
+    {%- set limit = 2 * 1024 * 1024 -%}
     {%- set branches = [] -%}
     {%- for header_json, group_files in groups.items() -%}
         {%- set header = fromjson(header_json) -%}
         {%- set branch -%}
-            with records as (
-                select
-                    _source_file,
-                    _source_row,
-                    line,
-                    _line_error,
-                    _line_raw,
-                    case
-                        when _line_error is null and line rlike {{ engine_text_literal(record_pattern) }}
-                            then transform(
-                                regexp_extract_all(
-                                    line, {{ engine_text_literal('(?:^|,)("(?:[^"]|"")*"|[^,]*)') }}, 1
-                                ),
-                                value -> case
-                                    when value = '' then null
-                                    when startswith(value, '"')
-                                        then replace(substr(value, 2, length(value) - 2), '""', '"')
-                                    else value
-                                end
-                            )
-                    end as fields
+            with lines as (
+                select _source_file, _source_row, line, _line_error, _line_raw
                 from {{ lines_table }}
                 where
                     _source_row > 1
@@ -413,7 +408,110 @@
                             {{ engine_text_literal(file) }}{{ ', ' if not loop.last }}
                         {%- endfor -%}
                     )
-                    and (_line_error is not null or line <> '')
+            ),
+
+            -- The lines that hold no whole record: each may start one that goes on.
+            starts as (
+                select _source_file, _source_row, line
+                from lines
+                where _line_error is null and line <> '' and not line rlike {{ whole }}
+            ),
+
+            -- Each start with the lines after it, joined one by one while the record is
+            -- open: closed (a whole record), or failed (a bad quote, a bad line, too long).
+            spans as (
+                select
+                    starts._source_file,
+                    starts._source_row,
+                    aggregate(
+                        array_sort(collect_list(named_struct(
+                            'line_number', following._source_row,
+                            'line', following.line,
+                            'error', following._line_error
+                        ))),
+                        named_struct(
+                            'text', first(starts.line),
+                            'last_row', first(starts._source_row),
+                            'state', case when first(starts.line) rlike {{ open }} then 'open'
+                                else 'failed' end
+                        ),
+                        (span, next) -> case
+                            when span.state <> 'open' then span
+                            when next.error is not null or length(span.text) > {{ limit }}
+                                then named_struct(
+                                    'text', span.text, 'last_row', span.last_row,
+                                    'state', 'failed'
+                                )
+                            when concat(span.text, '\n', next.line) rlike {{ whole }}
+                                then named_struct(
+                                    'text', concat(span.text, '\n', next.line),
+                                    'last_row', next.line_number,
+                                    'state', 'closed'
+                                )
+                            when concat(span.text, '\n', next.line) rlike {{ open }}
+                                then named_struct(
+                                    'text', concat(span.text, '\n', next.line),
+                                    'last_row', next.line_number,
+                                    'state', 'open'
+                                )
+                            else named_struct(
+                                'text', span.text, 'last_row', span.last_row, 'state', 'failed'
+                            )
+                        end
+                    ) as span
+                from starts
+                inner join lines as following
+                    on
+                        starts._source_file = following._source_file
+                        and following._source_row > starts._source_row
+                        and following._source_row < starts._source_row + 1000
+                group by starts._source_file, starts._source_row
+            ),
+
+            closed as (
+                select _source_file, _source_row, span.text as record_text, span.last_row
+                from spans
+                where span.state = 'closed'
+            ),
+
+            -- Every line that is not a later line of a closed record, with its record.
+            records as (
+                select
+                    lines._source_file,
+                    lines._source_row,
+                    lines.line,
+                    lines._line_error,
+                    lines._line_raw,
+                    coalesce(closed.record_text, lines.line) as record_text
+                from lines
+                left anti join closed as covering
+                    on
+                        lines._source_file = covering._source_file
+                        and lines._source_row > covering._source_row
+                        and lines._source_row <= covering.last_row
+                left join closed
+                    on
+                        lines._source_file = closed._source_file
+                        and lines._source_row = closed._source_row
+                where lines._line_error is not null or lines.line <> ''
+            ),
+
+            parsed as (
+                select
+                    *,
+                    case
+                        when _line_error is null and record_text rlike {{ whole }}
+                            then transform(
+                                regexp_extract_all(record_text, {{ values }}, 1),
+                                value -> case
+                                    when value = '' then null
+                                    when startswith(value, '"')
+                                        then replace(substr(value, 2, length(value) - 2), '""', '"')
+                                    else value
+                                end
+                            )
+                    end as fields
+                from records
             ),
 
             checked as (
@@ -424,7 +522,7 @@
                         when fields is null then 'unbalanced_csv_quote'
                         when size(fields) <> {{ header | length }} then 'ragged_csv_row'
                     end as _parse_error
-                from records
+                from parsed
             )
 
             select
@@ -439,7 +537,10 @@
                 -- A CSV cell is always a string: no id of the wrong type.
                 cast(null as array<string>) as _wrong_type_ids,
                 _parse_error,
-                case when _parse_error is not null then coalesce(_line_raw, line) end as _raw_line,
+                case
+                    when _parse_error = 'ragged_csv_row' then record_text
+                    when _parse_error is not null then coalesce(_line_raw, line)
+                end as _raw_line,
                 _source_row
             from checked
         {%- endset -%}
