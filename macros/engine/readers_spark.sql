@@ -249,10 +249,25 @@
                         substr(make_valid_utf8(value), 1, 200), \'… (over ' ~ limit
                         ~ ' bytes)\'
                     )
-                when not is_valid_utf8(value) then make_valid_utf8(value)
+                when not is_valid_utf8(value) then ' ~ spark_backslash_replace('value') ~ '
             end as _line_raw
         from trimmed',
     ]) }}
+{%- endmacro %}
+
+{#
+    A text that is not valid UTF-8 as Python's backslashreplace decodes it (the careful
+    reader's quote of an invalid_utf8 line): its bytes, as hex, are cut into valid UTF-8
+    sequences and single bytes, and each byte outside a valid sequence becomes \xNN.
+#}
+{% macro spark_backslash_replace(expression) -%}
+    {%- set valid = '[0-7][0-9A-F]|(?:C[2-9A-F]|D[0-9A-F])[89AB][0-9A-F]'
+        ~ '|E0[AB][0-9A-F][89AB][0-9A-F]|E[1-9A-CEF](?:[89AB][0-9A-F]){2}'
+        ~ '|ED[89][0-9A-F][89AB][0-9A-F]|F0[9AB][0-9A-F](?:[89AB][0-9A-F]){2}'
+        ~ '|F[1-3](?:[89AB][0-9A-F]){3}|F48[0-9A-F](?:[89AB][0-9A-F]){2}' -%}
+    {{- "decode(unhex(array_join(transform(regexp_extract_all(hex(cast(" ~ expression
+        ~ " as binary)), '(" ~ valid ~ "|[0-9A-F]{2})', 1), piece -> case when piece rlike '^(?:"
+        ~ valid ~ ")$' then piece else concat('5C78', hex(lower(piece))) end), '')), 'UTF-8')" -}}
 {%- endmacro %}
 
 {#
