@@ -131,7 +131,7 @@
     {%- set lines_table = 'raw.' ~ table_name ~ '__lines' -%}
     {%- if file_format == 'parquet' -%}
         {%- do run_query('drop table if exists ' ~ lines_table) -%}
-        {{ return({'statements': [], 'select': spark_read_parquet(spec, path)}) }}
+        {{ return({'statements': [], 'select': spark_read_parquet(spec, table_name, path)}) }}
     {%- endif -%}
     {%- for statement in spark_input_lines(table_name, path) -%}
         {%- do run_query(statement) -%}
@@ -564,6 +564,116 @@
     {{ return(branches | join('\n\nunion all\n\n')) }}
 {%- endmacro %}
 
-{% macro spark_read_parquet(spec, path) -%}
-    {{ exceptions.raise_compiler_error('Parquet input is not read on Spark yet: ' ~ path) }}
+{#
+    Parquet on Spark, by the rules of read_input_typed (DuckDB): the files' rows are copied
+    with their file and row number (from 1, in file order) into raw.<table>__rows, then typed
+    as text: a string as it is, a BINARY string (written without the UTF-8 tag) decoded as
+    UTF-8 (one that is not sets _parse_error invalid_utf8 and quotes '<column>: <its bytes>'
+    as DuckDB writes a BLOB), a list or struct as JSON text, any other value cast to text.
+    _wrong_type_ids lists the id columns of another type than a string or an integer.
+#}
+{% macro spark_read_parquet(spec, table_name, path) -%}
+    {%- set rows_table = 'raw.' ~ table_name ~ '__rows' -%}
+    {%- set reader = 'parquet.`' ~ path ~ '`' -%}
+    {%- set found = {} -%}
+    {%- for row in run_query('describe select * from ' ~ reader).rows -%}
+        {%- do found.update({row[0]: row[1] | lower}) -%}
+    {%- endfor -%}
+    {%- for column in spec.columns if column.required and column.name not in found -%}
+        {{ input_error(
+            spec, path, "it has no column '" ~ column.name ~ "' (it has: "
+            ~ (found.keys() | list | join(', ')) ~ ")", none
+        ) }}
+    {%- endfor -%}
+    {%- do run_query('drop table if exists ' ~ rows_table) -%}
+    {%- set contract_columns = [] -%}
+    {%- for column in spec.columns if column.name in found -%}
+        {%- do contract_columns.append('`' ~ column.name ~ '`') -%}
+    {%- endfor -%}
+    {%- do run_query(
+        'create table ' ~ rows_table ~ ' using parquet as select '
+        ~ contract_columns | join(', ') ~ (', ' if contract_columns else '')
+        ~ spark_file_path('file_uri', true) ~ ' as _source_file, '
+        ~ 'cast(row_number() over (partition by file_uri order by split_start, position)'
+        ~ ' as bigint) as _source_row from (select *, input_file_name() as file_uri,'
+        ~ ' input_file_block_start() as split_start, monotonically_increasing_id() as position'
+        ~ ' from ' ~ reader ~ ')'
+    ) -%}
+    {%- set integer_types = ['tinyint', 'smallint', 'int', 'bigint'] -%}
+    {%- set undecodable = [] -%}
+    {%- set wrong_types = {} -%}
+    {%- for column in spec.columns if column.name in found -%}
+        {%- set kind = found[column.name] -%}
+        {%- if kind == 'binary' -%}
+            {%- do undecodable.append(
+                'case when not is_valid_utf8(cast(' ~ column.name ~ ' as string)) then concat('
+                ~ engine_text_literal(column.name ~ ': ') ~ ', ' ~ spark_blob_text(column.name)
+                ~ ') end'
+            ) -%}
+        {%- elif kind == 'array<binary>' -%}
+            {%- do undecodable.append(
+                'case when exists(' ~ column.name ~ ', x -> x is not null and not'
+                ~ ' is_valid_utf8(cast(x as string))) then concat('
+                ~ engine_text_literal(column.name ~ ': ') ~ ", concat('[', array_join(transform("
+                ~ column.name ~ ', x -> ' ~ spark_blob_text('x') ~ "), ', '), ']')) end"
+            ) -%}
+        {%- endif -%}
+        {%- if column.get('id') and kind not in ['string', 'binary'] + integer_types -%}
+            {%- do wrong_types.update({column.name: column.name ~ ' is not null'}) -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {%- set select -%}
+    select
+        *,
+        case when _raw_line is not null then 'invalid_utf8' end as _parse_error
+    from (
+        select
+            {% for column in spec.columns -%}
+                {%- set kind = found.get(column.name) -%}
+                {%- if kind is none -%}
+                    cast(null as string)
+                {%- elif kind == 'string' -%}
+                    {{ column.name }}
+                {%- elif kind == 'binary' -%}
+                    case
+                        when is_valid_utf8(cast({{ column.name }} as string))
+                            then cast({{ column.name }} as string)
+                    end
+                {%- elif kind == 'array<binary>' -%}
+                    case
+                        when not exists(
+                            {{ column.name }},
+                            x -> x is not null and not is_valid_utf8(cast(x as string))
+                        )
+                            then to_json(transform({{ column.name }}, x -> cast(x as string)))
+                    end
+                {%- elif kind.startswith('array') or kind.startswith('struct')
+                    or kind.startswith('map') -%}
+                    to_json({{ column.name }})
+                {%- else -%}
+                    cast({{ column.name }} as string)
+                {%- endif %} as {{ column.name }},
+            {% endfor -%}
+            _source_file,
+            _source_row,
+            {{ names_where(wrong_types) }} as _wrong_type_ids,
+            {% if undecodable -%}
+                coalesce({{ undecodable | join(', ') }}) as _raw_line
+            {%- else -%}
+                cast(null as string) as _raw_line
+            {%- endif %}
+        from {{ rows_table }}
+    )
+    {%- endset -%}
+    {{ return(select) }}
+{%- endmacro %}
+
+{#
+    A BINARY value as DuckDB casts a BLOB to text: printable ASCII as it is, every other
+    byte as \xNN (upper-case hex).
+#}
+{% macro spark_blob_text(expression) -%}
+    {{- "decode(unhex(array_join(transform(regexp_extract_all(hex(" ~ expression
+        ~ "), '([0-9A-F]{2})', 1), byte -> case when byte between '20' and '7E' then byte"
+        ~ " else concat('5C78', hex(byte)) end), '')), 'UTF-8')" -}}
 {%- endmacro %}
