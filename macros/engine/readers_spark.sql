@@ -102,8 +102,8 @@
     The reader of one input table on Spark ({statements, select}, as on DuckDB). The files
     are listed with the binaryFile source (a glob that matches nothing stops the build with
     Spark's PATH_NOT_FOUND; an empty file is not listed, so it is never warned about). JSON
-    Lines and CSV are read as lines (spark_input_lines), Parquet with Spark's typed reader;
-    a single JSON document (.json) is not read on Spark yet.
+    Lines and CSV are read as lines (spark_input_lines), a JSON document (.json) whole,
+    Parquet with Spark's typed reader.
 #}
 {% macro spark__read_input(table_name, spec, path) -%}
     {%- set extension = path.lower().split('.')[-1] -%}
@@ -114,12 +114,6 @@
         ) }}
     {%- endif -%}
     {%- set file_format = 'jsonl' if extension in ('jsonl', 'ndjson') else extension -%}
-    {%- if file_format == 'json' -%}
-        {{ input_error(
-            spec, path, 'a single JSON document is not read on Spark',
-            'Write it as JSON Lines (.jsonl), one object a line'
-        ) }}
-    {%- endif -%}
     {%- set listing = run_query(
         'select ' ~ spark_file_path('path', false) ~ ', length from binaryFile.`' ~ path
         ~ '` order by 1'
@@ -132,6 +126,12 @@
     {%- if file_format == 'parquet' -%}
         {%- do run_query('drop table if exists ' ~ lines_table) -%}
         {{ return({'statements': [], 'select': spark_read_parquet(spec, table_name, path)}) }}
+    {%- endif -%}
+    {%- if file_format == 'json' -%}
+        {%- do run_query('drop table if exists ' ~ lines_table) -%}
+        {{ return({'statements': [], 'select': spark_read_json_document(
+            spec, table_name, path, files
+        )}) }}
     {%- endif -%}
     {%- for statement in spark_input_lines(table_name, path) -%}
         {%- do run_query(statement) -%}
@@ -676,4 +676,54 @@
     {{- "decode(unhex(array_join(transform(regexp_extract_all(hex(" ~ expression
         ~ "), '([0-9A-F]{2})', 1), byte -> case when byte between '20' and '7E' then byte"
         ~ " else concat('5C78', hex(byte)) end), '')), 'UTF-8')" -}}
+{%- endmacro %}
+
+{#
+    A JSON document (.json: an array of objects) on Spark: each file read whole, its elements
+    numbered from 1 (the row number, as on DuckDB) as the JSON text of each into
+    raw.<table>__rows, then typed by the JSON Lines rules (spark_read_json_lines: a string its
+    own value, any other value its JSON text). A file that is not a JSON array stops the
+    build, as DuckDB's read_json does; an element that is not an object is
+    malformed_json_line (DuckDB stops there).
+#}
+{% macro spark_read_json_document(spec, table_name, path, files) -%}
+    {%- set text_view = 'ck_' ~ table_name ~ '__document' -%}
+    {%- set rows_table = 'raw.' ~ table_name ~ '__rows' -%}
+    {%- do run_query(
+        'create or replace temporary view ' ~ text_view ~ ' using text options (path '
+        ~ engine_text_literal(path) ~ ", wholetext 'true')"
+    ) -%}
+    {%- do run_query('drop table if exists ' ~ rows_table) -%}
+    {%- do run_query(
+        'create table ' ~ rows_table ~ ' using parquet as select _source_file,'
+        ~ ' cast(element_number as bigint) as _source_row, line,'
+        ~ ' cast(null as string) as _line_error, cast(null as string) as _line_raw'
+        ~ ' from (select ' ~ spark_file_path('input_file_name()', true) ~ ' as _source_file,'
+        ~ " from_json(value, 'array<string>') as elements from " ~ text_view ~ ')'
+        ~ ' lateral view posexplode(elements) as element_number, line'
+    ) -%}
+    {%- set unread = run_query(
+        'select ' ~ spark_file_path('input_file_name()', true) ~ ' from ' ~ text_view
+        ~ " where from_json(value, 'array<string>') is null limit 1"
+    ) -%}
+    {%- if unread.rows -%}
+        {{ input_error(
+            spec, unread.rows[0][0], 'it cannot be read as json (it is not a JSON array)',
+            'Check that it is a whole json file'
+        ) }}
+    {%- endif -%}
+    {%- set keys = run_query(
+        'select distinct json_key from ' ~ rows_table
+        ~ ' lateral view explode(json_object_keys(line)) as json_key'
+    ).columns[0].values() | list -%}
+    {%- for column in spec.columns if column.required and column.name not in keys -%}
+        {{ input_error(
+            spec, files | join(', '), "it has no column '" ~ column.name ~ "' (it has: "
+            ~ (keys | join(', ')) ~ ")", none
+        ) }}
+    {%- endfor -%}
+    {{ return(spark_read_json_lines(
+        spec, '(select _source_file, _source_row + 1 as _source_row, line, _line_error,'
+        ~ ' _line_raw from ' ~ rows_table ~ ') as document_rows'
+    )) }}
 {%- endmacro %}
