@@ -4,6 +4,10 @@
     a literal 'column'. An empty list means the row passed every check.
 #}
 {% macro collect_violations(checks) -%}
+    {{- adapter.dispatch('collect_violations', 'card_keeper')(checks) -}}
+{%- endmacro %}
+
+{% macro default__collect_violations(checks) -%}
     list_filter(
         [
             {%- for check in checks %}

@@ -48,6 +48,10 @@
 
 {# The project root, as the card_keeper plugin set it on the connection. #}
 {% macro project_root() -%}
+    {{- return(adapter.dispatch('project_root', 'card_keeper')()) -}}
+{%- endmacro %}
+
+{% macro default__project_root() -%}
     {{- return(run_query("select getvariable('ck_project_root')").columns[0].values()[0]) -}}
 {%- endmacro %}
 
@@ -74,6 +78,10 @@
 
 {# An input view with the contract's columns and no rows, for an optional input not given. #}
 {% macro empty_input(spec) -%}
+    {{- adapter.dispatch('empty_input', 'card_keeper')(spec) -}}
+{%- endmacro %}
+
+{% macro default__empty_input(spec) -%}
     select
         {% for column in spec.columns -%}
             cast(null as varchar) as {{ column.name }},
@@ -108,10 +116,7 @@
 {% macro check_input_set(inputs) -%}
     {#- Looked up with plain queries: adapter.get_relation() would open a transaction that dbt
         rolls back after the hook, taking the views with it. -#}
-    {%- set has_record = run_query(
-        "select count(*) from duckdb_tables()
-        where schema_name = 'audit' and table_name = 'input_sets'"
-    ).columns[0].values()[0] > 0 -%}
+    {%- set has_record = input_set_table_exists() -%}
     {%- set recorded = run_query(
         "select table_name, input_path from audit.input_sets
         where invocation_id = (
@@ -146,11 +151,27 @@
     {{ return(true) }}
 {%- endmacro %}
 
+{# Whether audit.input_sets exists (a plain query, see check_input_set). #}
+{% macro input_set_table_exists() -%}
+    {{- return(adapter.dispatch('input_set_table_exists', 'card_keeper')()) -}}
+{%- endmacro %}
+
+{% macro default__input_set_table_exists() -%}
+    {{- return(run_query(
+        "select count(*) from duckdb_tables()
+        where schema_name = 'audit' and table_name = 'input_sets'"
+    ).columns[0].values()[0] > 0) -}}
+{%- endmacro %}
+
 {#
     The on-run-start hook described at the top of this file: check_input_set(), one view per
     input table in schema raw, and on a full build the inputs it read in audit.input_sets.
 #}
 {% macro create_input_views() -%}
+    {{- return(adapter.dispatch('create_input_views', 'card_keeper')()) -}}
+{%- endmacro %}
+
+{% macro default__create_input_views() -%}
     {%- if not execute -%}
         {{ return('select 1') }}
     {%- endif -%}

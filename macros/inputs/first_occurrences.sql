@@ -5,6 +5,10 @@
     rows, and only duplicated keys come out, so is_later_occurrence() tests against few.
 #}
 {% macro first_occurrences(relation, key) -%}
+    {{- adapter.dispatch('first_occurrences', 'card_keeper')(relation, key) -}}
+{%- endmacro %}
+
+{% macro default__first_occurrences(relation, key) -%}
     select
         {{ key }} as duplicated_key,
         min({'source_file': _source_file, 'source_row': _source_row}) as first_occurrence
@@ -24,6 +28,10 @@
     its hash table on the whole input, which ran out of memory at four million turns.
 #}
 {% macro is_later_occurrence(alias, duplicates, key) -%}
+    {{- adapter.dispatch('is_later_occurrence', 'card_keeper')(alias, duplicates, key) -}}
+{%- endmacro %}
+
+{% macro default__is_later_occurrence(alias, duplicates, key) -%}
     (
         coalesce(
             {{ alias }}.{{ key }} in (select {{ duplicates }}.duplicated_key from {{ duplicates }}),

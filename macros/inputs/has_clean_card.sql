@@ -7,6 +7,10 @@
     on the few cards, never on the turns.
 #}
 {% macro has_clean_card(character_id, clean_cards) -%}
+    {{- adapter.dispatch('has_clean_card', 'card_keeper')(character_id, clean_cards) -}}
+{%- endmacro %}
+
+{% macro default__has_clean_card(character_id, clean_cards) -%}
     coalesce(
         {{ character_id }} in (
             select clean_cards.character_id

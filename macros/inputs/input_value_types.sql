@@ -11,6 +11,10 @@
       string, so a CSV reader has none.
 #}
 {% macro json_value_text(expression) -%}
+    {{- adapter.dispatch('json_value_text', 'card_keeper')(expression) -}}
+{%- endmacro %}
+
+{% macro default__json_value_text(expression) -%}
     case
         when starts_with({{ expression }}, '"') then {{ expression }} ->> '$'
         else cast({{ expression }} as varchar)
@@ -28,6 +32,10 @@
 
 {# A list of the column names whose condition holds, null when none does. #}
 {% macro names_where(conditions) -%}
+    {{- adapter.dispatch('names_where', 'card_keeper')(conditions) -}}
+{%- endmacro %}
+
+{% macro default__names_where(conditions) -%}
     {%- if conditions -%}
         nullif(
             list_filter(
@@ -79,6 +87,10 @@
     almost every line pass one regular expression and are never parsed again.
 #}
 {% macro wrong_type_ids_of_json_lines(spec, record, line) -%}
+    {{- adapter.dispatch('wrong_type_ids_of_json_lines', 'card_keeper')(spec, record, line) -}}
+{%- endmacro %}
+
+{% macro default__wrong_type_ids_of_json_lines(spec, record, line) -%}
     {%- set names = id_column_names(spec) -%}
     {%- set conditions = {} -%}
     {%- for name in names -%}

@@ -18,7 +18,7 @@
         'reason': '_parse_error',
         'raw': '_raw_line',
     }] -%}
-    {%- set bounded = [] -%}
+    {%- set bounded = {} -%}
     {%- for column in spec.columns -%}
         {%- set normal = '_normal_' ~ column.name -%}
         {%- if column.required -%}
@@ -30,7 +30,7 @@
                 'raw': 'raw_' ~ column.name,
             }) -%}
         {%- endif -%}
-        {%- set wrong_type = "list_contains(_wrong_type_ids, '" ~ column.name ~ "')" -%}
+        {%- set wrong_type = text_list_contains('_wrong_type_ids', "'" ~ column.name ~ "'") -%}
         {%- if column.get('id') -%}
             {%- do checks.append({
                 'condition': wrong_type,
@@ -66,10 +66,10 @@
                 'reason': "'out_of_range_timestamp'",
                 'raw': 'raw_' ~ column.name,
             }) -%}
-            {%- do bounded.append(
+            {%- do bounded.update({column.name:
                 'case when ' ~ timestamp_in_range(column.name) ~ ' then ' ~ column.name
-                ~ ' end as ' ~ column.name
-            ) -%}
+                ~ ' end'
+            }) -%}
         {%- elif unparsable -%}
             {#- An id of the wrong type (a JSON 4.5 as term_order) is that, not also
                 unparsable. -#}
@@ -93,9 +93,15 @@
             {%- do dropped.append('raw_' ~ column.name) -%}
         {%- endif -%}
     {%- endfor %}
+    {%- set inner_columns = ['_source_file', '_source_row', '_parse_error', '_raw_line',
+        '_wrong_type_ids'] -%}
+    {%- for column in spec.columns -%}
+        {%- do inner_columns.extend(
+            ['_normal_' ~ column.name, column.name, 'raw_' ~ column.name]
+        ) -%}
+    {%- endfor %}
     select
-        * exclude ({{ dropped | join(', ') }})
-        {%- if bounded %} replace ({{ bounded | join(', ') }}){% endif %},
+        {{ star_except(inner_columns, dropped, bounded) }},
         {{ collect_violations(checks) }} as _column_violations
     from (
         select
@@ -160,4 +166,25 @@
     {%- else -%}
         {{ normalized }}
     {%- endif -%}
+{%- endmacro %}
+
+{#
+    The columns parse_input() returns, in order: the row's file and line, each contract
+    column (and its raw_<column> where kept: the key's and the raw_kept names), then
+    _column_violations. For the models that list them where DuckDB would write `* exclude`.
+#}
+{% macro parsed_input_columns(table_name, raw_kept=[]) -%}
+    {%- if not execute -%}
+        {{ return([]) }}
+    {%- endif -%}
+    {%- set spec = input_contract()[table_name] -%}
+    {%- set columns = ['_source_file', '_source_row'] -%}
+    {%- for column in spec.columns -%}
+        {%- do columns.append(column.name) -%}
+        {%- if column.name == spec.key or column.name in raw_kept -%}
+            {%- do columns.append('raw_' ~ column.name) -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {%- do columns.append('_column_violations') -%}
+    {{ return(columns) }}
 {%- endmacro %}

@@ -21,6 +21,10 @@
     var, the file and the problem, before any model runs.
 #}
 {% macro read_input(table_name, spec, path) -%}
+    {{- return(adapter.dispatch('read_input', 'card_keeper')(table_name, spec, path)) -}}
+{%- endmacro %}
+
+{% macro default__read_input(table_name, spec, path) -%}
     {%- set files = run_query(
         'select filename, size from read_blob(' ~ sql_text(path) ~ ') order by filename'
     ) -%}

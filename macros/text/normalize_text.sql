@@ -8,6 +8,10 @@
     Hangul syllable, several times slower than the test).
 #}
 {% macro normalize_text(expression) -%}
+    {{- adapter.dispatch('normalize_text', 'card_keeper')(expression) -}}
+{%- endmacro %}
+
+{% macro default__normalize_text(expression) -%}
     case
         when regexp_full_match(
             {{ expression }},
@@ -20,6 +24,10 @@
 
 {# Trim the whitespace of whitespace_class() from both ends. #}
 {% macro trim_whitespace(expression) -%}
+    {{- adapter.dispatch('trim_whitespace', 'card_keeper')(expression) -}}
+{%- endmacro %}
+
+{% macro default__trim_whitespace(expression) -%}
     regexp_replace(
         {{ expression }}, '^[{{ whitespace_class() }}]+|[{{ whitespace_class() }}]+$', '', 'g'
     )
@@ -28,6 +36,10 @@
 {# Whether a text holds anything but whitespace_class() (its trimmed form is not ''): one
    regex test instead of trimming a copy only to compare it with ''. Null gives null. #}
 {% macro has_text(expression) -%}
+    {{- adapter.dispatch('has_text', 'card_keeper')(expression) -}}
+{%- endmacro %}
+
+{% macro default__has_text(expression) -%}
     regexp_matches({{ expression }}, '[^{{ whitespace_class() }}]')
 {%- endmacro %}
 
@@ -44,6 +56,10 @@
     else has its format characters removed first, then is trimmed and normalised.
 #}
 {% macro normalize_key(expression) -%}
+    {{- adapter.dispatch('normalize_key', 'card_keeper')(expression) -}}
+{%- endmacro %}
+
+{% macro default__normalize_key(expression) -%}
     case
         when regexp_full_match(
             {{ expression }},
@@ -56,5 +72,9 @@
 
 {# Remove every format character (Unicode category Cf) from a text. #}
 {% macro strip_format_characters(expression) -%}
+    {{- adapter.dispatch('strip_format_characters', 'card_keeper')(expression) -}}
+{%- endmacro %}
+
+{% macro default__strip_format_characters(expression) -%}
     regexp_replace({{ expression }}, '\p{Cf}', '', 'g')
 {%- endmacro %}

@@ -4,6 +4,10 @@
     malformed (is_entity_roles() is false) and parses to null (docs/rules.md#input-contract).
 #}
 {% macro parse_entity_roles(expression) -%}
+    {{- adapter.dispatch('parse_entity_roles', 'card_keeper')(expression) -}}
+{%- endmacro %}
+
+{% macro default__parse_entity_roles(expression) -%}
     case
         when {{ is_entity_roles(expression) }}
             then list_transform(
@@ -18,6 +22,10 @@
 
 {# CASE, not AND: DuckDB evaluates both sides of an AND, and json_type() fails on bad JSON. #}
 {% macro is_entity_roles(expression) -%}
+    {{- adapter.dispatch('is_entity_roles', 'card_keeper')(expression) -}}
+{%- endmacro %}
+
+{% macro default__is_entity_roles(expression) -%}
     case
         when not coalesce(json_valid({{ expression }}), false) then false
         when json_type({{ expression }}) <> 'ARRAY' then false

@@ -31,6 +31,10 @@
     unparsable_timestamp, like any other word).
 #}
 {% macro parse_timestamp(expression) -%}
+    {{- adapter.dispatch('parse_timestamp', 'card_keeper')(expression) -}}
+{%- endmacro %}
+
+{% macro default__parse_timestamp(expression) -%}
     case
         when regexp_matches({{ expression }}, '^[0-9]')
             then cast(timezone('UTC', try_cast({{ expression }} as timestamptz)) as timestamp)
@@ -53,10 +57,18 @@
     text: any such date is out of range.
 #}
 {% macro names_date_before_common_era(expression) -%}
+    {{- adapter.dispatch('names_date_before_common_era', 'card_keeper')(expression) -}}
+{%- endmacro %}
+
+{% macro default__names_date_before_common_era(expression) -%}
     regexp_matches({{ expression }}, '^[0-9].*\b[Bb][Cc]\b')
 {%- endmacro %}
 
 {% macro parse_integer(expression) -%}
+    {{- adapter.dispatch('parse_integer', 'card_keeper')(expression) -}}
+{%- endmacro %}
+
+{% macro default__parse_integer(expression) -%}
     case
         when regexp_full_match({{ expression }}, '[+-]?[0-9]+')
             then try_cast({{ expression }} as bigint)

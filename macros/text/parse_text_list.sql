@@ -4,6 +4,10 @@
     of non-empty strings; pair it with is_text_list() to tell the two apart.
 #}
 {% macro parse_text_list(expression) -%}
+    {{- adapter.dispatch('parse_text_list', 'card_keeper')(expression) -}}
+{%- endmacro %}
+
+{% macro default__parse_text_list(expression) -%}
     case
         when {{ is_text_list(expression) }}
             then list_transform(
@@ -15,6 +19,10 @@
 
 {# CASE, not AND: DuckDB evaluates both sides of an AND, and json_type() fails on bad JSON. #}
 {% macro is_text_list(expression) -%}
+    {{- adapter.dispatch('is_text_list', 'card_keeper')(expression) -}}
+{%- endmacro %}
+
+{% macro default__is_text_list(expression) -%}
     case
         when not coalesce(json_valid({{ expression }}), false) then false
         when json_type({{ expression }}) <> 'ARRAY' then false

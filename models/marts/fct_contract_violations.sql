@@ -32,7 +32,7 @@ checked_turns as (
         _source_file,
         _source_row,
         coalesce(raw_turn_id, turn_id) as row_key,
-        list_concat(
+        {{ list_concat_function() }}(
             _violations,
             {{ collect_violations([
                 {
@@ -58,16 +58,16 @@ reason_codes as (
     select * from {{ ref('contract_reason_codes') }}
 ),
 
--- unnest(recursive) expands each violation struct into its three fields, hence no alias.
+-- violation_fields() expands each violation struct into its three fields, hence no alias.
 violating_rows as (
     select
         'character_card' as table_name,
         _source_file as source_file,
         _source_row as source_row,
         raw_character_id as row_key,
-        unnest(_violations, recursive := true)  -- noqa: AL03
+        {{ violation_fields('_violations') }}  -- noqa: AL03
     from character_cards
-    where len(_violations) > 0
+    where {{ list_size_function() }}(_violations) > 0
 
     union all
 
@@ -76,9 +76,9 @@ violating_rows as (
         _source_file as source_file,
         _source_row as source_row,
         raw_term_order as row_key,
-        unnest(_violations, recursive := true)  -- noqa: AL03
+        {{ violation_fields('_violations') }}  -- noqa: AL03
     from topic_terms
-    where len(_violations) > 0
+    where {{ list_size_function() }}(_violations) > 0
 
     union all
 
@@ -87,9 +87,9 @@ violating_rows as (
         _source_file as source_file,
         _source_row as source_row,
         row_key,
-        unnest(_violations, recursive := true)  -- noqa: AL03
+        {{ violation_fields('_violations') }}  -- noqa: AL03
     from checked_turns
-    where len(_violations) > 0
+    where {{ list_size_function() }}(_violations) > 0
 
     union all
 
@@ -98,9 +98,9 @@ violating_rows as (
         _source_file as source_file,
         _source_row as source_row,
         raw_turn_id as row_key,
-        unnest(_violations, recursive := true)  -- noqa: AL03
+        {{ violation_fields('_violations') }}  -- noqa: AL03
     from golden_labels
-    where len(_violations) > 0
+    where {{ list_size_function() }}(_violations) > 0
 
     union all
 
@@ -109,9 +109,9 @@ violating_rows as (
         _source_file as source_file,
         _source_row as source_row,
         raw_turn_id as row_key,
-        unnest(_violations, recursive := true)  -- noqa: AL03
+        {{ violation_fields('_violations') }}  -- noqa: AL03
     from llm_summaries
-    where len(_violations) > 0
+    where {{ list_size_function() }}(_violations) > 0
 ),
 
 described as (

@@ -14,7 +14,7 @@ clean as (
         entity_roles,
         is_public
     from base
-    where len(_violations) = 0
+    where {{ list_size_function() }}(_violations) = 0
 )
 
 select * from clean

@@ -8,7 +8,7 @@ clean as (
         expected_verdict,
         note
     from base
-    where len(_violations) = 0
+    where {{ list_size_function() }}(_violations) = 0
 )
 
 select * from clean

@@ -10,7 +10,7 @@ clean as (
         summary,
         evidence
     from base
-    where len(_violations) = 0
+    where {{ list_size_function() }}(_violations) = 0
 )
 
 select * from clean

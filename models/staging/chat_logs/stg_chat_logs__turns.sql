@@ -25,7 +25,7 @@ clean as (
         user_asked_recall
     from base
     where
-        len(_violations) = 0
+        {{ list_size_function() }}(_violations) = 0
         and {{ has_clean_card('character_id', 'clean_cards') }}
 )
 

@@ -1,5 +1,9 @@
 -- A table, not a view: the input file is parsed once, then read by staging and the quarantine.
 {{ config(materialized='table') }}
+{#- The columns of `checked` (for star_except: Spark has no `* exclude`). -#}
+{%- set checked_columns = parsed_input_columns(
+    'golden_labels', raw_kept=['expected_verdict']
+) + ['is_duplicate_key', 'is_unknown_verdict'] -%}
 
 with source as (
     select * from {{ source('chat_logs', 'golden_labels') }}
@@ -9,7 +13,7 @@ verdict_words as (
     select verdict from {{ ref('verdict_words') }}
 ),
 
-parsed as materialized (
+parsed as {{ cte_materialized_hint() }} (
     {{ parse_input('golden_labels', 'source', raw_kept=['expected_verdict']) }}
 ),
 
@@ -29,8 +33,10 @@ checked as (
 )
 
 select
-    * exclude (_column_violations, is_duplicate_key, is_unknown_verdict),
-    list_concat(
+    {{ star_except(
+        checked_columns, ['_column_violations', 'is_duplicate_key', 'is_unknown_verdict']
+    ) }},
+    {{ list_concat_function() }}(
         _column_violations,
         {{ collect_violations([
             {

@@ -12,6 +12,6 @@ parsed as (
 )
 
 select
-    * exclude (_column_violations),
+    {{ star_except(parsed_input_columns('llm_summaries'), ['_column_violations']) }},
     _column_violations as _violations
 from parsed

@@ -1,11 +1,15 @@
 -- A table, not a view: the input file is parsed once, then read by staging and the quarantine.
 {{ config(materialized='table') }}
+{#- The columns of `checked` (for star_except: Spark has no `* exclude`). -#}
+{%- set checked_columns = parsed_input_columns(
+    'topic_lexicon'
+) + ['is_duplicate_key'] -%}
 
 with source as (
     select * from {{ source('chat_logs', 'topic_lexicon') }}
 ),
 
-parsed as materialized (
+parsed as {{ cte_materialized_hint() }} (
     {{ parse_input('topic_lexicon', 'source') }}
 ),
 
@@ -21,8 +25,8 @@ checked as (
 )
 
 select
-    * exclude (_column_violations, is_duplicate_key),
-    list_concat(
+    {{ star_except(checked_columns, ['_column_violations', 'is_duplicate_key']) }},
+    {{ list_concat_function() }}(
         _column_violations,
         {{ collect_violations([
             {

@@ -2,12 +2,16 @@
 -- Whether a turn's card exists (unknown_character_id) is decided by its two readers, against
 -- the clean cards (stg_chat_logs__turns keeps, fct_contract_violations quarantines).
 {{ config(materialized='table') }}
+{#- The columns of `checked` (for star_except: Spark has no `* exclude`). -#}
+{%- set checked_columns = parsed_input_columns(
+    'chat_turn', raw_kept=['character_id']
+) + ['is_duplicate_key'] -%}
 
 with source as (
     select * from {{ source('chat_logs', 'chat_turn') }}
 ),
 
-parsed as materialized (
+parsed as {{ cte_materialized_hint() }} (
     {{ parse_input('chat_turn', 'source', raw_kept=['character_id']) }}
 ),
 
@@ -24,8 +28,8 @@ checked as (
 
 violations as (
     select
-        * exclude (_column_violations, is_duplicate_key),
-        list_concat(
+        {{ star_except(checked_columns, ['_column_violations', 'is_duplicate_key']) }},
+        {{ list_concat_function() }}(
             _column_violations,
             {{ collect_violations([
                 {
@@ -43,7 +47,11 @@ violations as (
 -- values (the quarantine quotes coalesce(raw, normalised)): millions of identical copies
 -- are not stored.
 select
-    * exclude (raw_turn_id, raw_character_id),
+    {{ star_except(
+        parsed_input_columns('chat_turn', raw_kept=['character_id'])
+        | reject('equalto', '_column_violations') | list + ['_violations'],
+        ['raw_turn_id', 'raw_character_id']
+    ) }},
     case when raw_turn_id <> turn_id then raw_turn_id end as raw_turn_id,
     case when raw_character_id <> character_id then raw_character_id end as raw_character_id
 from violations
