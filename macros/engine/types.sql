@@ -28,3 +28,20 @@
 {% macro spark__text_list_type() -%}
     array<string>
 {%- endmacro %}
+
+{#
+    Whether a mart's contract is enforced on this engine. The contracts name DuckDB's types
+    (varchar, varchar[], struct(…)[], json), which Spark cannot cast to; on Spark the marts
+    still cast every column to its type explicitly, but dbt does not compare them.
+#}
+{% macro contract_enforced() -%}
+    {{ return(adapter.dispatch('contract_enforced', 'card_keeper')()) }}
+{%- endmacro %}
+
+{% macro duckdb__contract_enforced() -%}
+    {{ return(true) }}
+{%- endmacro %}
+
+{% macro spark__contract_enforced() -%}
+    {{ return(false) }}
+{%- endmacro %}

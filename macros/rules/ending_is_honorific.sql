@@ -19,7 +19,8 @@
 
 {#
     The position in `endings` (sorted longest first) of the first, so longest, ending the eojeol
-    ends with; null when none matches (Spark's array_position gives 0 there).
+    ends with; null when none matches (Spark's array_position gives 0 there, as a bigint that
+    element_at does not take).
 #}
 {% macro ending_position(eojeol, endings) -%}
     {{- adapter.dispatch('ending_position', 'card_keeper')(eojeol, endings) -}}
@@ -33,13 +34,13 @@
 {%- endmacro %}
 
 {% macro spark__ending_position(eojeol, endings) -%}
-    nullif(
+    cast(nullif(
         array_position(
             transform({{ endings }}, ending -> {{ ends_with(eojeol, 'ending') }}),
             true
         ),
         0
-    )
+    ) as int)
 {%- endmacro %}
 
 {# The element at a 1-based position of a list; null for a null position. #}

@@ -2,7 +2,7 @@
 -- (docs/rules.md#checks-and-reason-codes). The check names are the ones the screen, the golden
 -- runner's "deciding check" and analysts' queries share.
 {{ config(
-    contract={'enforced': true},
+    contract={'enforced': contract_enforced()},
 ) }}
 
 {%- set no_code = 'cast(null as ' ~ text_type() ~ ')' %}

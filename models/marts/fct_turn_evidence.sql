@@ -1,6 +1,6 @@
 -- The evidence (docs/rules.md#evidence, #output) of every verdict as a relational table, one row
 -- per cited value in citation order, with the key of the row it quotes.
-{{ config(contract={'enforced': true}) }}
+{{ config(contract={'enforced': contract_enforced()}) }}
 
 with turn_evidence as (
     select * from {{ ref('int_turn_evidence') }}

@@ -3,7 +3,7 @@
 -- skipped checks. export_turn_verdicts writes it to exports/turn_verdicts.json, in turn_id order,
 -- on every build.
 {{ config(
-    contract={'enforced': true},
+    contract={'enforced': contract_enforced()},
 ) }}
 
 -- Every judged turn with its summary and hedge, and its evidence as one list in the output
