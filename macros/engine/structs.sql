@@ -61,9 +61,15 @@
     to_json({{ expression }})
 {%- endmacro %}
 
-{# Spark encodes only containers: the text is encoded as a one-element array, brackets cut. #}
+{#
+    Spark encodes only containers: the text is encoded as a one-element array, brackets cut
+    (a null would become the JSON text null, not SQL's null).
+#}
 {% macro spark__json_string(expression) -%}
-    regexp_extract(to_json(array({{ expression }})), '^\\[(.*)\\]$', 1)
+    case
+        when {{ expression }} is not null
+            then regexp_extract(to_json(array({{ expression }})), '^\\[(.*)\\]$', 1)
+    end
 {%- endmacro %}
 
 {# A number or boolean, as text, as a bare JSON value (a JSON value on DuckDB, text on Spark). #}
