@@ -63,12 +63,13 @@
 
 {#
     Spark encodes only containers: the text is encoded as a one-element array, brackets cut
-    (a null would become the JSON text null, not SQL's null).
+    (a null would become the JSON text null, not SQL's null). (?s): the JSON text may hold
+    U+2028, U+2029 and U+0085 unescaped, which Java's `.` does not match otherwise.
 #}
 {% macro spark__json_string(expression) -%}
     case
         when {{ expression }} is not null
-            then regexp_extract(to_json(array({{ expression }})), '^\\[(.*)\\]$', 1)
+            then regexp_extract(to_json(array({{ expression }})), '(?s)^\\[(.*)\\]$', 1)
     end
 {%- endmacro %}
 
