@@ -4,19 +4,23 @@
     evidence list from these directly, without the cited keys.
 #}
 {% macro export_citation_struct(source, field, agg, value, kind) -%}
-    {
-        'source': '{{ source }}',
-        'field': '{{ field }}',
-        'agg': {{ "'" ~ agg ~ "'" if agg else 'cast(null as varchar)' }},
-        'value': {{ citation_json(value, kind) }}
-    }
+    {{ struct_of([
+        ('source', "'" ~ source ~ "'"),
+        ('field', "'" ~ field ~ "'"),
+        ('agg', "'" ~ agg ~ "'" if agg else 'cast(null as ' ~ text_type() ~ ')'),
+        ('value', citation_json(value, kind)),
+    ]) }}
 {%- endmacro %}
 
-{# A value as JSON by its kind: text becomes a JSON string, a number or boolean stays bare. #}
+{#
+    A value as JSON by its kind: text becomes a JSON string, a number or boolean stays bare (a
+    JSON value on DuckDB, its JSON text on Spark, which has no JSON type).
+#}
 {% macro citation_json(value, kind) -%}
+    {%- set text = 'cast(' ~ value ~ ' as ' ~ text_type() ~ ')' -%}
     {%- if kind == 'text' -%}
-        to_json(cast({{ value }} as varchar))
+        {{ json_string(text) }}
     {%- else -%}
-        cast(cast({{ value }} as varchar) as json)
+        {{ json_scalar(text) }}
     {%- endif -%}
 {%- endmacro %}

@@ -21,6 +21,10 @@
     precision and keeps the wrong share.
 #}
 {% macro deterministic_sample(key_expression, max_turns, turns) -%}
+    {{- adapter.dispatch('deterministic_sample', 'card_keeper')(key_expression, max_turns, turns) -}}
+{%- endmacro %}
+
+{% macro duckdb__deterministic_sample(key_expression, max_turns, turns) -%}
     hash({{ key_expression }}) % cast(
         greatest(
             1,
@@ -30,6 +34,23 @@
             )
         ) as ubigint
     ) = 0
+{%- endmacro %}
+
+{#
+    Spark has no unsigned integers and no DuckDB hash(): xxhash64 (signed) taken with pmod. It
+    keeps the same share of turns but not the same turns as DuckDB once there are more turns
+    than `max_turns` (below that both keep every turn).
+#}
+{% macro spark__deterministic_sample(key_expression, max_turns, turns) -%}
+    pmod(xxhash64({{ key_expression }}), cast(
+        greatest(
+            1,
+            ceil(
+                (select count(*) from {{ turns }})
+                / greatest(1, {{ max_turns }})
+            )
+        ) as bigint
+    )) = 0
 {%- endmacro %}
 
 {#

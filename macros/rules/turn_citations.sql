@@ -34,11 +34,11 @@
     {'source': 'chat_turn', 'field': 'named_entities', 'value': 'entity',
      'key': 'turn', 'when': "verdict = '세계관 밖 고유명사'", 'each': 'off_canon_entities'},
     {'source': 'character_card', 'field': 'canon_entities',
-     'agg': 'count', 'value': 'cast(canon_entity_count as varchar)', 'kind': 'number',
+     'agg': 'count', 'value': 'cast(canon_entity_count as ' ~ text_type() ~ ')', 'kind': 'number',
      'key': 'card', 'when': "verdict = '세계관 밖 고유명사'"},
     {'source': 'character_card', 'field': 'canon_entities', 'value': 'entity',
      'key': 'card', 'when': "verdict = '세계관 밖 고유명사'",
-     'each': 'coalesce(card_canon_entities, [])'},
+     'each': 'coalesce(card_canon_entities, ' ~ list_of([]) ~ ')'},
     {'source': 'character_card', 'field': 'name',
      'value': 'character_name', 'key': 'card', 'when': "verdict = '세계관 밖 고유명사'"},
 
@@ -50,7 +50,7 @@
      'value': 'touched_topic', 'key': 'card', 'when': "verdict = '금지 소재 접촉'"},
 
     {'source': 'chat_turn', 'field': 'user_asked_recall',
-     'value': 'cast(user_asked_recall as varchar)', 'kind': 'boolean', 'key': 'turn',
+     'value': 'cast(user_asked_recall as ' ~ text_type() ~ ')', 'kind': 'boolean', 'key': 'turn',
      'when': "verdict = '앞 회차를 기억 못 함'"},
     {'source': 'chat_turn', 'field': 'user_message',
      'value': 'user_message', 'key': 'turn', 'when': "verdict = '앞 회차를 기억 못 함'"},
@@ -73,7 +73,7 @@
     {'source': 'chat_turn', 'field': 'user_message',
      'value': 'user_message', 'key': 'turn', 'when': "recall_status = 'skipped'"},
     {'source': 'character_card', 'field': 'entity_roles',
-     'agg': 'count', 'value': 'cast(' ~ list_length('entity_roles') ~ ' as varchar)',
+     'agg': 'count', 'value': 'cast(' ~ list_length('entity_roles') ~ ' as ' ~ text_type() ~ ')',
      'kind': 'number', 'key': 'card', 'when': "recall_reason = 'recall_role_not_in_message'"},
 ] -%}
 {{ return(citations) }}
@@ -133,14 +133,12 @@
     {%- set lists = [] %}
     {%- for part in group.parts %}
         {%- if part.each %}
-            {%- do lists.append(
-                'list_transform(' ~ part.each ~ ', lambda entity: ' ~ part.elements[0] ~ ')'
-            ) %}
+            {%- do lists.append(transform_list(part.each, 'entity', part.elements[0])) %}
         {%- else %}
-            {%- do lists.append('[' ~ part.elements | join(', ') ~ ']') %}
+            {%- do lists.append(list_of(part.elements)) %}
         {%- endif %}
     {%- endfor %}
-    {%- set list = lists[0] if lists | length == 1 else 'flatten([' ~ lists | join(', ') ~ '])' %}
+    {%- set list = lists[0] if lists | length == 1 else 'flatten(' ~ list_of(lists) ~ ')' %}
     {%- set previous = pieces[-1] if pieces else none %}
     {%- if group.when == 'true' %}
         {%- do pieces.append({'verdicts': none, 'sql': list}) %}
@@ -154,20 +152,21 @@
         }) %}
     {%- endif %}
 {%- endfor %}
-flatten([
-    {%- for piece in pieces %}
-        {%- if piece.sql is not none %}
-        {{ piece.sql }}
-        {%- else %}
-        case
-            {%- for when, list in piece.branches %}
-            when {{ when }} then {{ list }}
-            {%- endfor %}
-            else []
-        end
-        {%- endif %}{{ ',' if not loop.last }}
-    {%- endfor %}
-])
+{%- set rendered = [] %}
+{%- for piece in pieces %}
+    {%- if piece.sql is not none %}
+        {%- do rendered.append(piece.sql) %}
+    {%- else %}
+        {%- set branches = [] %}
+        {%- for when, list in piece.branches %}
+            {%- do branches.append('\n    when ' ~ when ~ ' then ' ~ list) %}
+        {%- endfor %}
+        {%- do rendered.append(
+            'case' ~ branches | join('') ~ '\n    else ' ~ list_of([]) ~ '\nend'
+        ) %}
+    {%- endif %}
+{%- endfor %}
+flatten({{ list_of(rendered) }})
 {%- endmacro %}
 
 {#
@@ -199,18 +198,17 @@ flatten([
         {{ terms | join('\n        + ') }} as ordinal,
         '{{ citation.source }}' as source,
         '{{ citation.field }}' as field,
-        {{ "'" ~ citation.agg ~ "'" if citation.agg else 'cast(null as varchar)' }} as agg,
-        cast({{ citation.value }} as varchar) as value,
+        {{ "'" ~ citation.agg ~ "'" if citation.agg else 'cast(null as ' ~ text_type() ~ ')' }} as agg,
+        cast({{ citation.value }} as {{ text_type() }}) as value,
         '{{ citation.get('kind', 'text') }}' as value_kind,
-        cast({{ cited_turn }} as varchar) as cited_turn_id,
-        cast({{ cited_character }} as varchar) as cited_character_id,
+        cast({{ cited_turn }} as {{ text_type() }}) as cited_turn_id,
+        cast({{ cited_character }} as {{ text_type() }}) as cited_character_id,
         cast({{ cited_term }} as bigint) as cited_term_order
     {%- if citation.each %}
     from (
         select
             *,
-            unnest({{ citation.each }}) as entity,
-            generate_subscripts({{ citation.each }}, 1) as entity_index
+            {{ unnest_with_position(citation.each, 'entity', 'entity_index') }}
         from {{ relation }}
         where {{ citation.when }}
     ) as applying

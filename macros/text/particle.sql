@@ -5,7 +5,7 @@
     syllable gets both forms, e.g. 을(를). Summaries quote words as 「word」 and append this.
 #}
 {% macro particle(word_expression, after_consonant, after_vowel) -%}
-    {%- set last = 'unicode(right(' ~ word_expression ~ ', 1))' -%}
+    {%- set last = char_code('right(' ~ word_expression ~ ', 1)') -%}
     {%- set final_consonant = '(' ~ last ~ ' - 44032) % 28' -%}
     case
         when {{ last }} not between 44032 and 55203
@@ -17,4 +17,17 @@
         {%- endif %}
         else '{{ after_consonant }}'
     end
+{%- endmacro %}
+
+{# The code point of a text's first character (DuckDB's unicode(); Spark's ascii() is the same). #}
+{% macro char_code(expression) -%}
+    {{- adapter.dispatch('char_code', 'card_keeper')(expression) -}}
+{%- endmacro %}
+
+{% macro duckdb__char_code(expression) -%}
+    unicode({{ expression }})
+{%- endmacro %}
+
+{% macro spark__char_code(expression) -%}
+    ascii({{ expression }})
 {%- endmacro %}

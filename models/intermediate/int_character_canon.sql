@@ -16,7 +16,7 @@ with character_cards as (
 added_names as (
     select
         character_id,
-        list(name order by name) as added_entities
+        {{ ordered_list('name', [('name', 'asc')]) }} as added_entities
     from {{ ref('canon_review') }}
     where decision = 'add'
     group by character_id
@@ -25,11 +25,11 @@ added_names as (
 canon as (
     select
         character_cards.character_id,
-        list_concat(
-            coalesce(character_cards.canon_entities, []),
-            [character_cards.name],
-            coalesce(added_names.added_entities, [])
-        ) as canon_entities,
+        {{ concat_lists([
+            'coalesce(character_cards.canon_entities, ' ~ list_of([]) ~ ')',
+            list_of(['character_cards.name']),
+            'coalesce(added_names.added_entities, ' ~ list_of([]) ~ ')',
+        ]) }} as canon_entities,
         {{ list_length('character_cards.canon_entities') }} as card_canon_entity_count,
         {{ list_length('added_names.added_entities') }} as added_entity_count,
         character_cards.honorific_rule,
@@ -50,13 +50,13 @@ hashed as (
         canon_entities,
         card_canon_entity_count,
         added_entity_count,
-        md5(to_json({
-            'honorific_rule': honorific_rule,
-            'first_person': first_person,
-            'canon': canon_entities,
-            'forbidden_topics': forbidden_topics,
-            'entity_roles': entity_roles
-        })) as card_rules_hash
+        md5({{ to_json_text(struct_of([
+            ('honorific_rule', 'honorific_rule'),
+            ('first_person', 'first_person'),
+            ('canon', 'canon_entities'),
+            ('forbidden_topics', 'forbidden_topics'),
+            ('entity_roles', 'entity_roles'),
+        ])) }}) as card_rules_hash
     from canon
 )
 

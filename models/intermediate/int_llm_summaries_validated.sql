@@ -5,7 +5,7 @@
 
 with candidates as (
     select
-        cast(candidate_number as varchar) as candidate_id,
+        cast(candidate_number as {{ text_type() }}) as candidate_id,
         candidate_number
     from {{ ref('stg_chat_logs__llm_summaries') }}
 ),

@@ -4,7 +4,7 @@
 -- build's turns, cards and lexicon. A candidate passes only if it passes checks 1, 2, 8, 9 and
 -- 10 and claims the rule's own verdict; the reasons, in order: unknown_turn, non_enum_verdict,
 -- missing_required_field, invented_field_name, altered_value, banmal_summary, verdict_differs.
--- A table: the validation calls a Python UDF.
+-- A table: on DuckDB the validation calls a Python UDF.
 {{ config(materialized='table') }}
 
 {% set sources = evidence_source_models(
@@ -16,7 +16,7 @@
 with input_candidates as (
     select
         'input_llm_summaries' as candidate_set,
-        cast(candidate_number as varchar) as candidate_id,
+        cast(candidate_number as {{ text_type() }}) as candidate_id,
         turn_id,
         verdict,
         summary,
@@ -44,7 +44,7 @@ candidates as (
         verdict,
         summary,
         evidence,
-        {{ is_json_array('evidence') }} as is_evidence_array
+        {{ json_text_is_array('evidence') }} as is_evidence_array
     from (
         select * from input_candidates
         union all
@@ -69,62 +69,7 @@ turns as (
     select * from {{ ref('stg_chat_logs__turns') }}
 ),
 
-{{ evidence_source_columns(sources) }},
-
-items as (
-    select
-        candidate_set,
-        candidate_id,
-        unnest(from_json(evidence, '["JSON"]')) as item
-    from candidates
-    where is_evidence_array
-),
-
-evidence as (
-    select
-        items.candidate_set,
-        items.candidate_id,
-        candidates.turn_id as candidate_turn_id,
-        -- Where the candidate's turn may cite from: its session and its card.
-        candidate_turns.session_id as candidate_session_id,
-        candidate_turns.character_id as candidate_character_id,
-        items.item ->> '$.source' as source,
-        items.item ->> '$.field' as field,
-        items.item ->> '$.agg' as agg,
-        case
-            when json_type(items.item, '$.value') = 'VARCHAR' then items.item ->> '$.value'
-            when json_type(items.item, '$.value') = 'NULL' then null
-            else cast(items.item -> '$.value' as varchar)
-        end as value,
-        coalesce(
-            json_type(items.item) = 'OBJECT'
-            and json_exists(items.item, '$.source')
-            and json_exists(items.item, '$.field')
-            and json_exists(items.item, '$.value'),
-            false
-        ) as has_required_keys
-    from items
-    inner join candidates
-        on
-            items.candidate_set = candidates.candidate_set
-            and items.candidate_id = candidates.candidate_id
-    left join turns as candidate_turns
-        on candidates.turn_id = candidate_turns.turn_id
-),
-
-item_checks as (
-    select
-        evidence.candidate_set,
-        evidence.candidate_id,
-        evidence.has_required_keys,
-        source_columns.field is not null as is_real_field,
-        (
-            {{ candidate_value_is_cited('evidence', sources) }}
-        ) as is_verbatim
-    from evidence
-    left join source_columns
-        on evidence.source = source_columns.source and evidence.field = source_columns.field
-),
+{{ summary_evidence_ctes(sources) }},
 
 per_candidate as (
     select
@@ -139,14 +84,7 @@ per_candidate as (
 ),
 
 honorific as (
-    select
-        candidate_set,
-        candidate_id,
-        ck_last_sentence_is_honorific(
-            summary, {{ tone_rule_arguments(ref('int_tone_ending_rule')) }}
-        )
-        and not contains(summary, chr(10)) as ends_honorific
-    from candidates
+    {{ last_sentence_honorific_select('candidates', ref('int_tone_ending_rule')) | indent(4) }}
 ),
 
 reasons as (

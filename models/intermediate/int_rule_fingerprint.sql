@@ -12,7 +12,10 @@ topic_terms as (
 endings_part as (
     select
         coalesce(
-            string_agg(ending || '=' || cast(is_honorific as varchar), '|' order by ending), ''
+            {{ ordered_text_agg(
+                "ending || '=' || cast(is_honorific as " ~ text_type() ~ ")", "'|'", [('ending', 'asc')]
+            ) }},
+            ''
         ) as endings_text
     from honorific_endings
 ),
@@ -21,10 +24,11 @@ lexicon_part as (
     select
         count(*) as lexicon_term_count,
         md5(coalesce(
-            string_agg(
-                cast(term_order as varchar) || '=' || term || '/' || topic, '|'
-                order by term_order
-            ),
+            {{ ordered_text_agg(
+                'cast(term_order as ' ~ text_type() ~ ") || '=' || term || '/' || topic",
+                "'|'",
+                [('term_order', 'asc')],
+            ) }},
             ''
         )) as lexicon_md5
     from topic_terms

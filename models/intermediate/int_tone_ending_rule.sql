@@ -12,8 +12,14 @@ with honorific_endings as (
 
 ending_rule as (
     select
-        coalesce(list(ending order by length(ending) desc, ending), []) as endings,
-        coalesce(list(is_honorific order by length(ending) desc, ending), []) as flags
+        coalesce(
+            {{ ordered_list('ending', [('length(ending)', 'desc'), ('ending', 'asc')]) }},
+            {{ list_of([]) }}
+        ) as endings,
+        coalesce(
+            {{ ordered_list('is_honorific', [('length(ending)', 'desc'), ('ending', 'asc')]) }},
+            {{ list_of([]) }}
+        ) as flags
     from honorific_endings
 )
 

@@ -15,8 +15,8 @@ phrased as (
         '답장 ' || hangul_sentence_count || '문장 가운데 존댓말로 끝난 문장이 '
         || honorific_sentence_count || '개' as register_figures,
         case
-            when len(honorific_eojeols) > 0
-                then '(' || {{ quoted_list('list_slice(honorific_eojeols, 1, 2)') }} || ')'
+            when {{ list_size('honorific_eojeols') }} > 0
+                then '(' || {{ quoted_list(list_slice('honorific_eojeols', 1, 2)) }} || ')'
             else ''
         end as honorific_examples
     from judged
@@ -39,7 +39,7 @@ summarised as (
                 then
                     '카드 canon ' || canon_entity_count || '개와 캐릭터 이름 「' || character_name
                     || '」에 없는 이름 '
-                    || len(off_canon_entities) || '개('
+                    || {{ list_size('off_canon_entities') }} || '개('
                     || {{ quoted_list('off_canon_entities') }}
                     || ')가 답장에 나와 세계관 밖으로 벗어났습니다.'
             when '말투 어긋남'
@@ -85,8 +85,7 @@ summarised as (
                     else '카드 밖 이름이나 금지 소재도 나오지 않았습니다.'
                 end
         end as summary,
-        list_filter(
-            [
+        {% call filtered_list_of('sentence', 'sentence is not null') -%}
                 case
                     when off_canon_status = 'skipped'
                         then '등장 이름 목록(named_entities)을 뽑지 못해 세계관 대조는 건너뛰었습니다.'
@@ -116,15 +115,13 @@ summarised as (
                             '로그의 honorific_level 은 ' || honorific_level || '이지만 답장에서 뽑은 말투는 '
                             || tone || '이며, 판정에는 뽑은 말투만 썼습니다.'
                 end
-            ],
-            lambda sentence: sentence is not null
-        ) as hedge_sentences
+        {%- endcall %} as hedge_sentences
     from phrased
 ),
 
 final as (
     select
-        * exclude (register_figures, honorific_examples, hedge_sentences),
+        {{ star_except(['register_figures', 'honorific_examples', 'hedge_sentences']) }},
         nullif({{ list_join('hedge_sentences', "' '") }}, '') as hedge
     from summarised
 )

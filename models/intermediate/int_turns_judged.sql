@@ -78,7 +78,7 @@ checked as (
         case when touched_topic is not null then 'hit' else 'pass' end as forbidden_topic_status,
         case
             when off_canon_entities is null then 'skipped'
-            when len(off_canon_entities) > 0 then 'hit'
+            when {{ list_size('off_canon_entities') }} > 0 then 'hit'
             else 'pass'
         end as off_canon_status,
         case when off_canon_entities is null then 'named_entities_null' end as off_canon_reason,
@@ -135,4 +135,4 @@ judged as (
 )
 
 -- The working columns of the recall check are summed up by recall_status / recall_reason.
-select * exclude (is_recall_asked, recall_skip_reason) from judged
+select {{ star_except(['is_recall_asked', 'recall_skip_reason']) }} from judged

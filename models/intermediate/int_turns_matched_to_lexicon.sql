@@ -1,6 +1,7 @@
--- touched_term / touched_topic (docs/rules.md#lexicon). Each reply is scanned once by an
--- Aho-Corasick automaton (ck_lexicon_match, one pass over a batch of replies), never joined with
--- every term. A table: it holds Python UDF results.
+-- touched_term / touched_topic (docs/rules.md#lexicon). Each reply is scanned once for every term
+-- (lexicon_hits_ctes: an Aho-Corasick automaton on DuckDB, a join of the reply's substrings with
+-- the terms on Spark), never joined with every term. A table: on DuckDB it holds Python UDF
+-- results.
 {{ config(materialized='table') }}
 
 with turns as (
@@ -22,23 +23,7 @@ character_cards as (
     from {{ ref('stg_chat_logs__character_cards') }}
 ),
 
--- Compiling the automaton once per lexicon; its handle is what every row passes on.
-lexicon as (
-    select
-        ck_lexicon_prepare(
-            list(term order by term_order), list(term_order order by term_order)
-        ) as lexicon_handle
-    from topic_terms
-),
-
-hits as (
-    select
-        turns.turn_id,
-        turns.character_id,
-        unnest(ck_lexicon_match(turns.reply_text, lexicon.lexicon_handle)) as term_order
-    from turns
-    cross join lexicon
-),
+{{ lexicon_hits_ctes('turns', 'topic_terms') }},
 
 ranked_hits as (
     select

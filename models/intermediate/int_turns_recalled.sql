@@ -33,8 +33,7 @@ character_cards as (
 card_role_entries as (
     select
         character_id,
-        unnest(entity_roles) as role_entry,
-        generate_subscripts(entity_roles, 1) as role_number
+        {{ unnest_with_position('entity_roles', 'role_entry', 'role_number') }}
     from character_cards
 ),
 
@@ -42,8 +41,8 @@ card_roles as (
     select
         character_id,
         role_number,
-        struct_extract(role_entry, 'role') as role_word,
-        struct_extract(role_entry, 'entity') as role_entity
+        {{ struct_field('role_entry', 'role') }} as role_word,
+        {{ struct_field('role_entry', 'entity') }} as role_entity
     from card_role_entries
 ),
 

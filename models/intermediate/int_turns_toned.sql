@@ -20,19 +20,15 @@ ending_rule as (
 sentences as (
     select
         turn_id,
-        list_filter(
-            {{ split_sentences('reply_text') }},
-            lambda piece: {{ has_text('piece') }}
-        ) as sentences
+        {{ sentence_pieces('reply_text') }} as sentences
     from turns
 ),
 
 eojeols as (
     select
         sentences.turn_id,
-        list_transform(
-            sentences.sentences, lambda sentence: {{ last_hangul_eojeol('sentence') }}
-        ) as last_eojeols,
+        {{ transform_list('sentences.sentences', 'sentence', last_hangul_eojeol('sentence')) }}
+            as last_eojeols,
         ending_rule.endings,
         ending_rule.flags
     from sentences
@@ -43,37 +39,23 @@ judged_sentences as (
     select
         turn_id,
         last_eojeols,
-        list_transform(
-            last_eojeols,
-            lambda eojeol: eojeol is not null
-            and {{ ending_is_honorific('eojeol', 'endings', 'flags') }}
-        ) as is_honorific
+        {{ transform_list(
+            'last_eojeols',
+            'eojeol',
+            'eojeol is not null and ' ~ ending_is_honorific('eojeol', 'endings', 'flags')
+        ) }} as is_honorific
     from eojeols
 ),
 
 toned as (
     select
         turn_id,
-        len(last_eojeols) as sentence_count,
-        len(list_filter(last_eojeols, lambda eojeol: eojeol is not null))
+        {{ list_size('last_eojeols') }} as sentence_count,
+        {{ list_size(filter_list('last_eojeols', 'eojeol', 'eojeol is not null')) }}
             as hangul_sentence_count,
-        len(list_filter(is_honorific, lambda flag: flag)) as honorific_sentence_count,
-        list_filter(
-            list_transform(
-                range(1, len(last_eojeols) + 1),
-                lambda position: case when is_honorific[position] then last_eojeols[position] end
-            ),
-            lambda eojeol: eojeol is not null
-        ) as honorific_eojeols,
-        list_filter(
-            list_transform(
-                range(1, len(last_eojeols) + 1),
-                lambda position: case
-                    when not is_honorific[position] then last_eojeols[position]
-                end
-            ),
-            lambda eojeol: eojeol is not null
-        ) as plain_eojeols
+        {{ list_size(filter_list('is_honorific', 'flag', 'flag')) }} as honorific_sentence_count,
+        {{ list_where('last_eojeols', 'is_honorific') }} as honorific_eojeols,
+        {{ list_where('last_eojeols', 'is_honorific', negate=true) }} as plain_eojeols
     from judged_sentences
 ),
 

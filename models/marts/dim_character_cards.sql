@@ -1,5 +1,7 @@
 -- The clean character cards as the screen shows them, one row per character: its name, the
 -- card's rules and whether the character may be shown as the demo.
+{{ config(contract={'enforced': contract_enforced()}) }}
+
 with character_cards as (
     select * from {{ ref('stg_chat_logs__character_cards') }}
 ),

@@ -1,6 +1,6 @@
 -- The evidence (docs/rules.md#evidence, #output) of every verdict as a relational table, one row
 -- per cited value in citation order, with the key of the row it quotes.
-{{ config(contract={'enforced': true}) }}
+{{ config(contract={'enforced': contract_enforced()}) }}
 
 with turn_evidence as (
     select * from {{ ref('int_turn_evidence') }}
@@ -8,15 +8,15 @@ with turn_evidence as (
 
 typed as (
     select
-        cast(turn_id as varchar) as turn_id,
+        cast(turn_id as {{ text_type() }}) as turn_id,
         cast(ordinal as integer) as ordinal,
-        cast(source as varchar) as source,
-        cast(field as varchar) as field,
-        cast(agg as varchar) as agg,
-        cast(value as varchar) as value,
-        cast(value_kind as varchar) as value_kind,
-        cast(cited_turn_id as varchar) as cited_turn_id,
-        cast(cited_character_id as varchar) as cited_character_id,
+        cast(source as {{ text_type() }}) as source,
+        cast(field as {{ text_type() }}) as field,
+        cast(agg as {{ text_type() }}) as agg,
+        cast(value as {{ text_type() }}) as value,
+        cast(value_kind as {{ text_type() }}) as value_kind,
+        cast(cited_turn_id as {{ text_type() }}) as cited_turn_id,
+        cast(cited_character_id as {{ text_type() }}) as cited_character_id,
         cast(cited_term_order as bigint) as cited_term_order
     from turn_evidence
 )

@@ -2,7 +2,7 @@
 -- screen's verdict rows and conversation view (the verdict mart does not copy the texts).
 -- A view: a projection of the clean turns that calls no Python UDF, so any connection reads it
 -- and no reply is written twice.
-{{ config(materialized='view') }}
+{{ config(materialized='view', contract={'enforced': contract_enforced()}) }}
 
 with turns as (
     select * from {{ ref('stg_chat_logs__turns') }}

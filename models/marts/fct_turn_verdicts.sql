@@ -3,7 +3,7 @@
 -- skipped checks. export_turn_verdicts writes it to exports/turn_verdicts.json, in turn_id order,
 -- on every build.
 {{ config(
-    contract={'enforced': true},
+    contract={'enforced': contract_enforced()},
 ) }}
 
 -- Every judged turn with its summary and hedge, and its evidence as one list in the output
@@ -47,7 +47,7 @@ chosen_llm_summaries as (
 rejected_llm_summaries as (
     select
         turn_id,
-        list(rejection_reason order by candidate_number) as llm_rejection_reasons
+        {{ ordered_list('rejection_reason', [('candidate_number', 'asc')]) }} as llm_rejection_reasons
     from llm_summaries
     where not is_accepted
     group by turn_id
@@ -55,34 +55,33 @@ rejected_llm_summaries as (
 
 final as (
     select
-        cast(judged.turn_id as varchar) as turn_id,
-        cast(judged.session_id as varchar) as session_id,
-        cast(judged.character_id as varchar) as character_id,
-        cast(judged.model_id as varchar) as model_id,
-        cast(judged.verdict as varchar) as verdict,
-        cast(judged.rule_expected as varchar) as rule_expected,
-        cast(judged.rule_observed as varchar) as rule_observed,
-        cast(judged.off_canon_entities as varchar[]) as off_canon_entities,
-        cast(judged.touched_term as varchar) as touched_term,
-        cast(judged.touched_topic as varchar) as touched_topic,
-        cast(judged.recall_target as varchar) as recall_target,
-        cast(judged.recall_source_turn as varchar) as recall_source_turn,
+        cast(judged.turn_id as {{ text_type() }}) as turn_id,
+        cast(judged.session_id as {{ text_type() }}) as session_id,
+        cast(judged.character_id as {{ text_type() }}) as character_id,
+        cast(judged.model_id as {{ text_type() }}) as model_id,
+        cast(judged.verdict as {{ text_type() }}) as verdict,
+        cast(judged.rule_expected as {{ text_type() }}) as rule_expected,
+        cast(judged.rule_observed as {{ text_type() }}) as rule_observed,
+        cast(judged.off_canon_entities as {{ text_list_type() }}) as off_canon_entities,
+        cast(judged.touched_term as {{ text_type() }}) as touched_term,
+        cast(judged.touched_topic as {{ text_type() }}) as touched_topic,
+        cast(judged.recall_target as {{ text_type() }}) as recall_target,
+        cast(judged.recall_source_turn as {{ text_type() }}) as recall_source_turn,
         judged.evidence,
-        cast(coalesce(chosen_llm_summaries.summary, judged.summary) as varchar) as summary,
-        cast(judged.hedge as varchar) as hedge,
+        cast(coalesce(chosen_llm_summaries.summary, judged.summary) as {{ text_type() }}) as summary,
+        cast(judged.hedge as {{ text_type() }}) as hedge,
         cast(
             case when chosen_llm_summaries.summary is not null then 'llm' else 'rule' end
-            as varchar
+            as {{ text_type() }}
         ) as summary_source,
-        cast(rejected_llm_summaries.llm_rejection_reasons as varchar[]) as llm_rejection_reasons,
-        cast(rule_fingerprint.rule_version as varchar) as rule_version,
-        cast(rule_fingerprint.rule_fingerprint as varchar) as rule_fingerprint,
+        cast(rejected_llm_summaries.llm_rejection_reasons as {{ text_list_type() }}) as llm_rejection_reasons,
+        cast(rule_fingerprint.rule_version as {{ text_type() }}) as rule_version,
+        cast(rule_fingerprint.rule_fingerprint as {{ text_type() }}) as rule_fingerprint,
         cast(judged.created_at as timestamp) as created_at,
-        cast(judged.prompt_id as varchar) as prompt_id,
-        cast(judged.deciding_check as varchar) as deciding_check,
+        cast(judged.prompt_id as {{ text_type() }}) as prompt_id,
+        cast(judged.deciding_check as {{ text_type() }}) as deciding_check,
         cast(
-            list_filter(
-                [
+            {% call filtered_list_of('skipped', 'skipped is not null') -%}
                     case
                         when judged.off_canon_status = 'skipped'
                             then 'off_canon:' || judged.off_canon_reason
@@ -96,23 +95,21 @@ final as (
                         when judged.recall_status = 'skipped'
                             then 'recall:' || judged.recall_reason
                     end
-                ],
-                lambda skipped: skipped is not null  -- noqa: RF02
-            ) as varchar[]
+            {%- endcall %} as {{ text_list_type() }}
         ) as skipped_checks,
-        cast(judged.tone as varchar) as tone,
+        cast(judged.tone as {{ text_type() }}) as tone,
         -- The inputs that decide this row: the turn's own judged columns, its card's rules
         -- and the recall outcome (which depends on earlier turns of the session).
-        cast(left(md5(to_json({
-            'reply_text': judged.reply_text,
-            'first_person': judged.first_person,
-            'named_entities': judged.named_entities,
-            'user_message': judged.user_message,
-            'user_asked_recall': judged.user_asked_recall,
-            'honorific_level': judged.honorific_level,
-            'card': character_canon.card_rules_hash,
-            'recall': [judged.recall_target, judged.recall_source_turn]
-        })), 16) as varchar) as judged_inputs_hash
+        cast(left(md5({{ to_json_text(struct_of([
+            ('reply_text', 'judged.reply_text'),
+            ('first_person', 'judged.first_person'),
+            ('named_entities', 'judged.named_entities'),
+            ('user_message', 'judged.user_message'),
+            ('user_asked_recall', 'judged.user_asked_recall'),
+            ('honorific_level', 'judged.honorific_level'),
+            ('card', 'character_canon.card_rules_hash'),
+            ('recall', list_of(['judged.recall_target', 'judged.recall_source_turn'])),
+        ])) }}), 16) as {{ text_type() }}) as judged_inputs_hash
     from judged
     left join chosen_llm_summaries
         on judged.turn_id = chosen_llm_summaries.turn_id
