@@ -124,14 +124,14 @@
 {%- endmacro %}
 
 {# Every column of the relation but the given ones (a select-list item). #}
-{% macro star_except(columns) -%}
-    {{- adapter.dispatch('star_except', 'card_keeper')(columns) -}}
+{% macro all_columns_except(columns) -%}
+    {{- adapter.dispatch('all_columns_except', 'card_keeper')(columns) -}}
 {%- endmacro %}
 
-{% macro duckdb__star_except(columns) -%}
+{% macro duckdb__all_columns_except(columns) -%}
     * exclude ({{ columns | join(', ') }})
 {%- endmacro %}
 
-{% macro spark__star_except(columns) -%}
+{% macro spark__all_columns_except(columns) -%}
     * except ({{ columns | join(', ') }})
 {%- endmacro %}

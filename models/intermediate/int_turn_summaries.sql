@@ -121,7 +121,7 @@ summarised as (
 
 final as (
     select
-        {{ star_except(['register_figures', 'honorific_examples', 'hedge_sentences']) }},
+        {{ all_columns_except(['register_figures', 'honorific_examples', 'hedge_sentences']) }},
         nullif({{ list_join('hedge_sentences', "' '") }}, '') as hedge
     from summarised
 )

@@ -135,4 +135,4 @@ judged as (
 )
 
 -- The working columns of the recall check are summed up by recall_status / recall_reason.
-select {{ star_except(['is_recall_asked', 'recall_skip_reason']) }} from judged
+select {{ all_columns_except(['is_recall_asked', 'recall_skip_reason']) }} from judged
