@@ -113,3 +113,4 @@
     )
     where partition_row = 1
 {%- endmacro %}
+

@@ -78,3 +78,9 @@
         from {{ relation }}
     )
 {%- endmacro %}
+
+{# The post-hook that writes the export: the array as the one line of one text file. #}
+{% macro spark_export_write(relation) -%}
+    insert overwrite directory '{{ spark_export_dir() }}' using text
+    select json_array from ({{ spark_export_json_array(relation) }})
+{%- endmacro %}

@@ -12,8 +12,7 @@
 {{ config(
     enabled=target.type == 'spark',
     materialized='table',
-    post_hook="insert overwrite directory '" ~ spark_export_dir() ~ "' using text
-        select json_array from (" ~ spark_export_json_array(ref('fct_turn_verdicts')) ~ ")",
+    post_hook="{{ spark_export_write(ref('fct_turn_verdicts')) }}",
 ) }}
 
 with exported as (
