@@ -114,3 +114,77 @@
     where partition_row = 1
 {%- endmacro %}
 
+
+{#
+    One row per element of the list `expression`, as the select-list items `value_name` (the
+    element) and `number_name` (its 1-based position).
+#}
+{% macro sql_unnest_numbered(expression, value_name, number_name) -%}
+    {{- return(adapter.dispatch('sql_unnest_numbered', 'card_keeper')(
+        expression, value_name, number_name
+    )) -}}
+{%- endmacro %}
+
+{% macro duckdb__sql_unnest_numbered(expression, value_name, number_name) -%}
+    unnest({{ expression }}) as {{ value_name }},
+        generate_subscripts({{ expression }}, 1) as {{ number_name }}
+{%- endmacro %}
+
+{% macro spark__sql_unnest_numbered(expression, value_name, number_name) -%}
+    inline(transform({{ expression }}, (item, position) -> named_struct(
+        '{{ value_name }}', item, '{{ number_name }}', position + 1
+    )))
+{%- endmacro %}
+
+{# The length of the list `expression` (null for a null list). #}
+{% macro sql_len(expression) -%}
+    {{- return(adapter.dispatch('sql_len', 'card_keeper')(expression)) -}}
+{%- endmacro %}
+
+{% macro duckdb__sql_len(expression) -%}
+    len({{ expression }})
+{%- endmacro %}
+
+{# size(null) is -1 with ANSI off: null kept null, as DuckDB's len. #}
+{% macro spark__sql_len(expression) -%}
+    case when {{ expression }} is not null then size({{ expression }}) end
+{%- endmacro %}
+
+{# The empty list of texts. #}
+{% macro sql_empty_text_list() -%}
+    {{- return(adapter.dispatch('sql_empty_text_list', 'card_keeper')()) -}}
+{%- endmacro %}
+
+{% macro duckdb__sql_empty_text_list() -%}
+    []
+{%- endmacro %}
+
+{% macro spark__sql_empty_text_list() -%}
+    cast(array() as array<string>)
+{%- endmacro %}
+
+{# A struct of `fields`, a list of (name, expression) pairs. #}
+{% macro sql_struct(fields) -%}
+    {{- return(adapter.dispatch('sql_struct', 'card_keeper')(fields)) -}}
+{%- endmacro %}
+
+{% macro duckdb__sql_struct(fields) -%}
+    { {% for name, expression in fields %}'{{ name }}': {{ expression }}{{ ', ' if not loop.last }}{% endfor %} }
+{%- endmacro %}
+
+{% macro spark__sql_struct(fields) -%}
+    named_struct({% for name, expression in fields %}'{{ name }}', {{ expression }}{{ ', ' if not loop.last }}{% endfor %})
+{%- endmacro %}
+
+{# The field `name` of the struct `expression`. #}
+{% macro sql_struct_field(expression, name) -%}
+    {{- return(adapter.dispatch('sql_struct_field', 'card_keeper')(expression, name)) -}}
+{%- endmacro %}
+
+{% macro duckdb__sql_struct_field(expression, name) -%}
+    struct_extract({{ expression }}, '{{ name }}')
+{%- endmacro %}
+
+{% macro spark__sql_struct_field(expression, name) -%}
+    {{ expression }}.{{ name }}
+{%- endmacro %}
