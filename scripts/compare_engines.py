@@ -1,6 +1,6 @@
 """Compare the turn-level marts of a DuckDB build and a Spark build row for row.
 
-    python scripts/compare_engines.py DUCKDB_FILE SPARK_DIR [--table NAME ...]
+    python scripts/compare_engines.py DUCKDB_FILE SPARK_DIR [--table NAME ...] [--ignore COLUMN ...]
 
 SPARK_DIR is the build's CARD_KEEPER_SPARK_DIR: each Spark table is read, with DuckDB, from the
 parquet files under SPARK_DIR/warehouse/<schema>.db/<table>/, the place of a managed table of
@@ -13,7 +13,9 @@ Values are compared after a normalisation that keeps what the marts mean and dro
 engine stores it: integers of any width and decimals compare as numbers, floats after rounding
 to --float-digits places (the two engines may add in a different order), timestamps with or
 without a time zone as UTC wall time, lists as lists and structs or maps by field name, and
-column names case-insensitively (Spark's metastore lowers them).
+column names case-insensitively (Spark's metastore lowers them). --ignore leaves a column out
+of every table's comparison: one that records when a build ran (verdict_history.recorded_at) or
+where it wrote (export_turn_verdicts.export_path) differs between any two builds.
 """
 
 from __future__ import annotations
@@ -87,6 +89,7 @@ def compare_table(
     duckdb_schema: str,
     spark_schema: str,
     float_digits: int,
+    ignored: frozenset[str] = frozenset(),
 ) -> int:
     """Print one table's comparison; the number of rows that differ (missing table: 1)."""
     spark = _spark_relation(spark_dir, spark_schema, table)
@@ -102,8 +105,8 @@ def compare_table(
         return 1
     cols_d, rows_d = _rows(con, f'duck."{duckdb_schema}"."{table}"')
     cols_s, rows_s = _rows(con, spark)
-    shared = [c for c in cols_d if c in cols_s]
-    only = sorted(set(cols_d) ^ set(cols_s))
+    shared = [c for c in cols_d if c in cols_s and c not in ignored]
+    only = sorted((set(cols_d) ^ set(cols_s)) - ignored)
 
     def keyed(columns: list[str], rows: list[tuple]) -> Counter:
         index = [columns.index(c) for c in shared]
@@ -120,6 +123,8 @@ def compare_table(
     )
     if only:
         print(f"  columns on one engine only (not compared): {', '.join(only)}")
+    if ignored & set(cols_d + cols_s):
+        print(f"  columns ignored: {', '.join(sorted(ignored & set(cols_d + cols_s)))}")
     for label, rows in (("only in DuckDB", only_duckdb), ("only in Spark", only_spark)):
         # Sorted by their text, so the first differing rows of both sides line up by key.
         for row in sorted(rows, key=repr)[:SHOWN]:
@@ -134,6 +139,7 @@ def compare(
     duckdb_schema: str = "marts",
     spark_schema: str = "marts",
     float_digits: int = 9,
+    ignored: list[str] | None = None,
 ) -> int:
     """Compare every table; 1 if any differs or is missing, else 0."""
     con = duckdb.connect()
@@ -142,7 +148,13 @@ def compare(
     differing = 0
     for table in tables or TABLES:
         differing += compare_table(
-            con, Path(spark_dir), table, duckdb_schema, spark_schema, float_digits
+            con,
+            Path(spark_dir),
+            table,
+            duckdb_schema,
+            spark_schema,
+            float_digits,
+            frozenset(c.lower() for c in ignored or []),
         )
     return 1 if differing else 0
 
@@ -158,6 +170,13 @@ def main() -> None:
         help="one more table to compare (repeatable), after the four turn-level marts",
     )
     ap.add_argument("--only", action="store_true", help="compare the --table tables alone")
+    ap.add_argument(
+        "--ignore",
+        action="append",
+        default=[],
+        metavar="COLUMN",
+        help="a column left out of every table's comparison (repeatable)",
+    )
     ap.add_argument("--duckdb-schema", default="marts")
     ap.add_argument("--spark-schema", default="marts")
     ap.add_argument("--float-digits", type=int, default=9, help="decimal places floats keep")
@@ -171,6 +190,7 @@ def main() -> None:
             args.duckdb_schema,
             args.spark_schema,
             args.float_digits,
+            args.ignore,
         )
     )
 

@@ -39,7 +39,9 @@ asked as (
         turns.turn_id,
         turns.session_id,
         turns.reply_text,
-        {{ sql_struct([('created_at', 'turns.created_at'), ('turn_id', 'turns.turn_id')]) }} as place,
+        {{ sql_struct([
+            ('created_at', 'turns.created_at'), ('turn_id', 'turns.turn_id'),
+        ]) }} as place,
         {{ first_asked_role_entity('character_cards.entity_roles', 'turns.user_message') }}
             as asked_entity
     from turns

@@ -22,4 +22,6 @@ select
 from verdicts
 left join skipped
     on verdicts.turn_id = skipped.turn_id
-where verdicts.skipped_checks is distinct from coalesce(skipped.skipped_checks, {{ sql_empty_text_list() }})
+where
+    verdicts.skipped_checks
+    is distinct from coalesce(skipped.skipped_checks, {{ sql_empty_text_list() }})

@@ -120,3 +120,10 @@ def test_a_missing_table_or_column_is_a_difference(tmp_path, capsys):
     assert "fct_turn_verdicts: missing in DuckDB marts.fct_turn_verdicts and Spark" in (
         capsys.readouterr().out
     )
+
+
+def test_an_ignored_column_is_left_out(tmp_path, capsys):
+    db, spark = make_builds(tmp_path, SPARK_TABLE.replace("'ok'", "'OK'"))
+    assert compare_engines.compare(db, spark, ["t"]) == 1
+    assert compare_engines.compare(db, spark, ["t"], ignored=["WORD"]) == 0
+    assert "5 columns compared;" in capsys.readouterr().out.splitlines()[-2]
