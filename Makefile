@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed-$(shell { cat requirements.txt Makefile pyproject.to
 SYSTEM_PACKAGES := chromium fonts-nanum
 
 .PHONY: build test lint system-packages dashboard docs report bench lock clean venv-location \
-	spark-setup
+	spark-setup test-spark
 
 # The virtualenv: the pinned lock, then the project's own package (pyproject.toml: the dbt-duckdb
 # plugin in python_udfs/ and the dashboard) in editable mode, so dbt imports the plugin from
@@ -92,3 +92,63 @@ $(SPARK_STAMP): requirements-spark.txt $(STAMP)
 
 ## spark-setup: pyspark and dbt-spark in the venv, Java when missing.
 spark-setup: $(SPARK_STAMP)
+
+# The input sets `make test-spark` builds on both engines: name, then the folder of its
+# chat_turn.*, character_card.* and topic_lexicon.* files.
+SPARK_COMPARE_SETS := demo:data/demo seed_000:tests/python/fixtures/seed_000 \
+	bad_rows:tests/python/fixtures/bad_rows
+SPARK_COMPARE_DIR := $(CURDIR)/target/spark-compare
+# Compared too, beyond the four turn-level marts: every other mart a Spark build makes. The
+# ignored columns say when or where a build ran, never what it judged.
+SPARK_COMPARE_ARGS := $(foreach table,dim_character_cards fct_golden_agreement \
+	fct_golden_agreement_summary fct_golden_disagreements fct_model_deviation_rates \
+	fct_model_deviation_trend fct_model_pairwise_deviations fct_review_forbidden_sample \
+	fct_review_off_canon_names verdict_history fct_deviation_rates_by_rule export_turn_verdicts,\
+	--table $(table)) --ignore recorded_at --ignore first_recorded_at --ignore export_path
+
+## test-spark: each input set built by DuckDB and by Spark, each into its own folder under
+## target/spark-compare/<set>/ (database, Spark warehouse and metastore, target, logs, export),
+## then scripts/compare_engines.py on the two, and Spark's export (merged from its .parts folder)
+## byte for byte against DuckDB's and against the schema (tests/python/test_spark_export.py);
+## fails if any build fails or anything differs. A failed build's log is shown without
+## PySpark's one-line JSON copies of the error.
+test-spark: spark-setup
+	@failed=""; exports=""; \
+	for set in $(SPARK_COMPARE_SETS); do \
+		name=$${set%%:*}; inputs=$(CURDIR)/$${set#*:}; work=$(SPARK_COMPARE_DIR)/$$name; \
+		rm -rf "$$work" && mkdir -p "$$work"; \
+		export CARD_KEEPER_CHAT_TURN=$$(ls "$$inputs"/chat_turn.*) \
+			CARD_KEEPER_CHARACTER_CARD=$$(ls "$$inputs"/character_card.*) \
+			CARD_KEEPER_TOPIC_LEXICON=$$(ls "$$inputs"/topic_lexicon.*) \
+			CARD_KEEPER_GOLDEN_LABELS= CARD_KEEPER_LLM_SUMMARIES= \
+			CARD_KEEPER_DB="$$work/card_keeper.duckdb" CARD_KEEPER_SPARK_DIR="$$work/spark"; \
+		ok=1; \
+		for target in dev spark; do \
+			echo "== $$name: dbt build --target $$target (log: $$work/$$target.log)"; \
+			if $(DBT) build --target $$target --target-path "$$work/target-$$target" \
+				--log-path "$$work/logs-$$target" \
+				--vars "{\"export_path\": \"$$work/$$target.turn_verdicts.json\"}" \
+				> "$$work/$$target.log" 2>&1; then \
+				grep -a "Done\. PASS=" "$$work/$$target.log" | tail -n 1; \
+			else \
+				ok=0; echo "   dbt build --target $$target FAILED; its last lines:"; \
+				grep -av '^{"ts": ' "$$work/$$target.log" | tail -n 25 | cut -c1-300 \
+					| sed 's/^/   /'; \
+			fi; \
+		done; \
+		echo "== $$name: DuckDB against Spark"; \
+		$(PY) scripts/compare_engines.py "$$work/card_keeper.duckdb" "$$work/spark" \
+			$(SPARK_COMPARE_ARGS) || ok=0; \
+		if cat "$$work"/spark.turn_verdicts.json.parts/part-* > "$$work/spark.turn_verdicts.json" \
+			&& cmp "$$work/dev.turn_verdicts.json" "$$work/spark.turn_verdicts.json"; then \
+			echo "export: Spark's file is byte-identical to DuckDB's"; \
+			exports="$$exports $$work/spark.turn_verdicts.json"; \
+		else ok=0; echo "export: Spark's file differs from DuckDB's or is missing: DIFFERENT"; fi; \
+		[ $$ok = 1 ] || failed="$$failed $$name"; \
+	done; \
+	if [ -n "$$exports" ]; then \
+		CARD_KEEPER_SPARK_EXPORTS="$$exports" $(PY) -m pytest -q -p no:cacheprovider \
+			tests/python/test_spark_export.py || failed="$$failed export-schema"; \
+	fi; \
+	if [ -n "$$failed" ]; then echo "test-spark: FAILED for$$failed"; exit 1; fi; \
+	echo "test-spark: every input set identical on DuckDB and Spark"

@@ -5,6 +5,10 @@
     Earlier invocations stay; the screen shows the latest one.
 #}
 {% macro store_test_results(results) -%}
+    {{- return(adapter.dispatch('store_test_results', 'card_keeper')(results)) -}}
+{%- endmacro %}
+
+{% macro duckdb__store_test_results(results) -%}
     {%- if not execute -%}
         {{ return('select 1') }}
     {%- endif -%}
@@ -41,7 +45,56 @@
     {{ return(statements | join(';\n')) }}
 {%- endmacro %}
 
+{#
+    Spark runs one statement per call, so each runs here and the hook itself is a no-op; the
+    table is parquet, its rows the same as DuckDB's (run_started_at a typed literal: Spark
+    stores no text in a timestamp column).
+#}
+{% macro spark__store_test_results(results) -%}
+    {%- if not execute -%}
+        {{ return('select 1') }}
+    {%- endif -%}
+    {%- set rows = [] -%}
+    {%- for result in results if result.node.resource_type in ('test', 'unit_test') -%}
+        {%- set model_refs = [] -%}
+        {%- for node_id in result.node.depends_on.nodes if node_id.startswith('model.') -%}
+            {%- do model_refs.append(node_id.split('.')[-1]) -%}
+        {%- endfor -%}
+        {%- do rows.append(
+            "("
+            ~ sql_text(invocation_id) ~ ", "
+            ~ "timestamp" ~ sql_text(run_started_at.strftime('%Y-%m-%d %H:%M:%S')) ~ ", "
+            ~ sql_text(result.node.name) ~ ", "
+            ~ sql_text(result.node.resource_type) ~ ", "
+            ~ sql_text(model_refs | join(', ')) ~ ", "
+            ~ sql_text(result.status | string) ~ ", "
+            ~ (result.failures if result.failures is not none else 'null') ~ ", "
+            ~ sql_text((result.message or '') | string | truncate(500)) ~ ")"
+        ) -%}
+    {%- endfor -%}
+    {%- do run_query("create schema if not exists audit") -%}
+    {%- do run_query(
+        "create table if not exists audit.dbt_test_results (
+            invocation_id string, run_started_at timestamp, test_name string,
+            resource_type string, tested_models string, status string,
+            failures bigint, message string) using parquet"
+    ) -%}
+    {%- if rows -%}
+        {%- do run_query("insert into audit.dbt_test_results values " ~ (rows | join(',\n'))) -%}
+    {%- endif -%}
+    {{ return('select 1') }}
+{%- endmacro %}
+
 {# A SQL string literal of any text, single quotes doubled. #}
 {% macro sql_text(value) -%}
+    {{- return(adapter.dispatch('sql_text', 'card_keeper')(value)) -}}
+{%- endmacro %}
+
+{% macro duckdb__sql_text(value) -%}
     {{- "'" ~ (value | string | replace("'", "''")) ~ "'" -}}
+{%- endmacro %}
+
+{# Spark reads a backslash in a literal as an escape: doubled, it stands for itself. #}
+{% macro spark__sql_text(value) -%}
+    {{- "'" ~ (value | string | replace("\\", "\\\\") | replace("'", "''")) ~ "'" -}}
 {%- endmacro %}

@@ -19,6 +19,10 @@
     mapping evidence_source_models() returns.
 #}
 {% macro evidence_source_columns(sources) -%}
+    {{- return(adapter.dispatch('evidence_source_columns', 'card_keeper')(sources)) -}}
+{%- endmacro %}
+
+{% macro duckdb__evidence_source_columns(sources) -%}
     source_columns as (
         {%- for source, relation in sources.items() %}
         select
@@ -32,5 +36,25 @@
         union all
         {%- endif %}
         {%- endfor %}
+    )
+{%- endmacro %}
+
+{#
+    Spark has no information_schema: the same list from the catalog as dbt reads it (describe),
+    as literal rows.
+#}
+{% macro spark__evidence_source_columns(sources) -%}
+    source_columns as (
+        select * from values
+        {%- for source, relation in sources.items() %}
+            {%- set outer_loop = loop %}
+            {%- for column in (adapter.get_columns_in_relation(relation) if execute else []) %}
+            ('{{ source }}', '{{ column.name }}'){{ ',' if not (loop.last and outer_loop.last) }}
+            {%- endfor %}
+        {%- endfor %}
+        {%- if not execute %}
+            ('', '')
+        {%- endif %}
+        as source_columns (source, field)
     )
 {%- endmacro %}

@@ -5,6 +5,10 @@
     text. A null value matches only a null column.
 #}
 {% macro evidence_value_matches(column, dtype, alias='evidence') -%}
+    {{- return(adapter.dispatch('evidence_value_matches', 'card_keeper')(column, dtype, alias)) -}}
+{%- endmacro %}
+
+{% macro duckdb__evidence_value_matches(column, dtype, alias='evidence') -%}
     {%- set dtype = dtype | upper -%}
     {%- if dtype.endswith('[]') -%}
         case
@@ -23,6 +27,30 @@
         (
             {{ alias }}.agg is null
             and {{ alias }}.value is not distinct from cast({{ column }} as varchar)
+        )
+    {%- endif -%}
+{%- endmacro %}
+
+{# The same on Spark, whose catalog types read array<...>, struct<...>, string. #}
+{% macro spark__evidence_value_matches(column, dtype, alias='evidence') -%}
+    {%- set dtype = dtype | lower -%}
+    {%- if dtype.startswith('array<') -%}
+        case
+            when {{ alias }}.agg = 'count'
+                then {{ alias }}.value = cast(coalesce({{ sql_len(column) }}, 0) as string)
+            when {{ alias }}.value is null then {{ column }} is null
+            {%- if dtype.startswith('array<struct') %}
+            else
+                array_contains(transform({{ column }}, entry -> entry.role), {{ alias }}.value)
+                or array_contains(transform({{ column }}, entry -> entry.entity), {{ alias }}.value)
+            {%- else %}
+            else array_contains({{ column }}, {{ alias }}.value)
+            {%- endif %}
+        end
+    {%- else -%}
+        (
+            {{ alias }}.agg is null
+            and {{ alias }}.value is not distinct from cast({{ column }} as string)
         )
     {%- endif -%}
 {%- endmacro %}

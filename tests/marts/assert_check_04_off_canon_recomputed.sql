@@ -20,15 +20,14 @@ named as (
     select
         turn_id,
         character_id,
-        unnest(named_entities) as entity,
-        generate_subscripts(named_entities, 1) as entity_number
+        {{ sql_unnest_numbered('named_entities', 'entity', 'entity_number') }}
     from turns
 ),
 
 canon as (
     select
         character_id,
-        unnest(canon_entities) as entity
+        {{ sql_unnest('canon_entities') }} as entity
     from character_cards
     union all
     -- Rule v2: the card's own name is canon.
@@ -60,7 +59,7 @@ outside as (
 outside_lists as (
     select
         turn_id,
-        list(entity order by first_number) as entities
+        {{ sql_list_ordered('entity', 'first_number', ['first_number']) }} as entities
     from outside
     group by turn_id
 ),
@@ -70,7 +69,7 @@ recomputed as (
         turns.turn_id,
         case
             when turns.named_entities is not null
-                then coalesce(outside_lists.entities, [])
+                then coalesce(outside_lists.entities, {{ sql_empty_text_list() }})
         end as off_canon_recomputed
     from turns
     left join outside_lists

@@ -20,8 +20,8 @@ character_cards as (
 mentions as (
     select
         session_id,
-        { 'created_at': created_at, 'turn_id': turn_id } as place,
-        unnest(named_entities) as entity
+        {{ sql_struct([('created_at', 'created_at'), ('turn_id', 'turn_id')]) }} as place,
+        {{ sql_unnest('named_entities') }} as entity
     from turns
 ),
 
@@ -39,17 +39,11 @@ asked as (
         turns.turn_id,
         turns.session_id,
         turns.reply_text,
-        { 'created_at': turns.created_at, 'turn_id': turns.turn_id } as place,
-        struct_extract(
-            list_filter(
-                character_cards.entity_roles,
-                -- entry is the lambda's parameter, not a column.
-                lambda entry: contains(
-                    turns.user_message, struct_extract(entry, 'role')  -- noqa: RF02
-                )
-            )[1],
-            'entity'
-        ) as asked_entity
+        {{ sql_struct([
+            ('created_at', 'turns.created_at'), ('turn_id', 'turns.turn_id'),
+        ]) }} as place,
+        {{ first_asked_role_entity('character_cards.entity_roles', 'turns.user_message') }}
+            as asked_entity
     from turns
     inner join character_cards
         on turns.character_id = character_cards.character_id
@@ -69,7 +63,7 @@ recomputed as (
             when
                 first_mentions.first_place < asked.place
                 and not contains(asked.reply_text, asked.asked_entity)
-                then struct_extract(first_mentions.first_place, 'turn_id')
+                then {{ sql_struct_field('first_mentions.first_place', 'turn_id') }}
         end as recall_source_turn
     from asked
     left join first_mentions

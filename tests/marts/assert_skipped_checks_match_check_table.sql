@@ -7,7 +7,9 @@ with verdicts as (
 skipped as (
     select
         turn_id,
-        list(check_name || ':' || reason_code order by check_order) as skipped_checks
+        {{ sql_list_ordered(
+            "check_name || ':' || reason_code", 'check_order', ['check_order'],
+        ) }} as skipped_checks
     from {{ ref('fct_turn_checks') }}
     where status = 'skipped'
     group by turn_id
@@ -20,4 +22,6 @@ select
 from verdicts
 left join skipped
     on verdicts.turn_id = skipped.turn_id
-where verdicts.skipped_checks is distinct from coalesce(skipped.skipped_checks, [])
+where
+    verdicts.skipped_checks
+    is distinct from coalesce(skipped.skipped_checks, {{ sql_empty_text_list() }})

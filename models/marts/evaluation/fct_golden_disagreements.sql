@@ -1,6 +1,6 @@
 -- The disagreeing labelled turns grouped two ways: by (expected, predicted) verdict pair, and
 -- by the check the disagreement is about (docs/rules.md#evaluation).
-{{ config(contract={'enforced': true}) }}
+{{ config(contract={'enforced': target.type != 'spark'}) }}
 
 with disagreements as (
     select * from {{ ref('fct_golden_agreement') }}
@@ -12,9 +12,9 @@ by_verdict_pair as (
         'verdict_pair' as group_kind,
         expected_verdict,
         predicted_verdict,
-        cast(null as varchar) as disagreement_check,
+        cast(null as {{ sql_type_text() }}) as disagreement_check,
         count(*) as turns,
-        list(turn_id order by turn_id) as turn_ids
+        {{ sql_list_ordered('turn_id', 'turn_id', ['turn_id']) }} as turn_ids
     from disagreements
     group by expected_verdict, predicted_verdict
 ),
@@ -22,11 +22,11 @@ by_verdict_pair as (
 by_check as (
     select
         'check' as group_kind,
-        cast(null as varchar) as expected_verdict,
-        cast(null as varchar) as predicted_verdict,
+        cast(null as {{ sql_type_text() }}) as expected_verdict,
+        cast(null as {{ sql_type_text() }}) as predicted_verdict,
         disagreement_check,
         count(*) as turns,
-        list(turn_id order by turn_id) as turn_ids
+        {{ sql_list_ordered('turn_id', 'turn_id', ['turn_id']) }} as turn_ids
     from disagreements
     group by disagreement_check
 ),
@@ -39,12 +39,12 @@ unioned as (
 
 final as (
     select
-        cast(group_kind as varchar) as group_kind,
-        cast(expected_verdict as varchar) as expected_verdict,
-        cast(predicted_verdict as varchar) as predicted_verdict,
-        cast(disagreement_check as varchar) as disagreement_check,
+        cast(group_kind as {{ sql_type_text() }}) as group_kind,
+        cast(expected_verdict as {{ sql_type_text() }}) as expected_verdict,
+        cast(predicted_verdict as {{ sql_type_text() }}) as predicted_verdict,
+        cast(disagreement_check as {{ sql_type_text() }}) as disagreement_check,
         cast(turns as bigint) as turns,
-        cast(turn_ids as varchar[]) as turn_ids
+        cast(turn_ids as {{ sql_type_text_list() }}) as turn_ids
     from unioned
 )
 

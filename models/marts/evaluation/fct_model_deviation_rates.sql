@@ -1,7 +1,7 @@
 -- Per model and per model × character (docs/rules.md#evaluation), the deviation rate (verdict
 -- other than 설정대로 말함) with a Wilson 95% interval and the breakdown per verdict — over all turns,
 -- and over only the prompt_ids every compared model answered.
-{{ config(contract={'enforced': true}) }}
+{{ config(contract={'enforced': target.type != 'spark'}) }}
 
 with compared as (
     select * from {{ ref('int_turns_compared') }}
@@ -25,7 +25,7 @@ per_model as (
         scope,
         'model' as grain,
         model_id,
-        cast(null as varchar) as character_id,
+        cast(null as {{ sql_type_text() }}) as character_id,
         {{ deviation_figures() }}
     from scoped
     group by scope, model_id
@@ -49,9 +49,9 @@ final as (
 )
 
 select
-    * exclude (scope, grain, model_id, character_id),
-    cast(scope as varchar) as scope,
-    cast(grain as varchar) as grain,
-    cast(model_id as varchar) as model_id,
-    cast(character_id as varchar) as character_id
+    {{ sql_star_except('scope, grain, model_id, character_id') }},
+    cast(scope as {{ sql_type_text() }}) as scope,
+    cast(grain as {{ sql_type_text() }}) as grain,
+    cast(model_id as {{ sql_type_text() }}) as model_id,
+    cast(character_id as {{ sql_type_text() }}) as character_id
 from final

@@ -2,7 +2,7 @@
 -- compared models, on how many prompts A deviated where B did not, and the reverse. A model
 -- that answered a prompt more than once counts as deviating on it when any of its answers
 -- deviated.
-{{ config(contract={'enforced': true}) }}
+{{ config(contract={'enforced': target.type != 'spark'}) }}
 
 with compared as (
     select * from {{ ref('int_turns_compared') }}
@@ -34,8 +34,8 @@ paired as (
 )
 
 select
-    cast(model_a as varchar) as model_a,
-    cast(model_b as varchar) as model_b,
+    cast(model_a as {{ sql_type_text() }}) as model_a,
+    cast(model_b as {{ sql_type_text() }}) as model_b,
     cast(shared_prompts as bigint) as shared_prompts,
     cast(a_only_deviates as bigint) as a_only_deviates,
     cast(b_only_deviates as bigint) as b_only_deviates,

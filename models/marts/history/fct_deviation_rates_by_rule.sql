@@ -12,12 +12,11 @@ verdict_words as (
 ),
 
 latest as (
-    select *
-    from history
-    qualify row_number() over (
-        partition by turn_id, rule_version, rule_fingerprint
-        order by recorded_at desc, judged_inputs_hash desc
-    ) = 1
+    {{ sql_first_per_partition(
+        'history',
+        'turn_id, rule_version, rule_fingerprint',
+        'recorded_at desc, judged_inputs_hash desc',
+    ) }}
 ),
 
 first_recorded as (

@@ -1,3 +1,4 @@
+{{- config(contract={'enforced': target.type != 'spark'}) -}}
 -- Manual check 1: 20 금지 소재 접촉 turns sampled reproducibly (var review_sample_seed) for a
 -- creator to read: is the touched topic really a problem for this character?
 with verdicts as (

@@ -1,3 +1,4 @@
+{{- config(contract={'enforced': target.type != 'spark'}) -}}
 -- Manual check 2: every off-canon name ranked by how often it appears, with the models that
 -- produce it and the creator's decision so far (seed canon_review: `add` names are canon from
 -- the next build on and so leave this list; `block` names stay, marked reviewed).
@@ -14,7 +15,7 @@ mentions as (
         turn_id,
         character_id,
         model_id,
-        unnest(off_canon_entities) as name
+        {{ sql_unnest('off_canon_entities') }} as name
     from verdicts
 ),
 
@@ -34,10 +35,11 @@ ranked as (
         per_model.name,
         cast(sum(per_model.model_turns) as bigint) as turns,
         count(*) as models,
-        list(
-            per_model.model_id || ' ' || per_model.model_turns
-            order by per_model.model_turns desc, per_model.model_id asc
-        ) as turns_by_model
+        {{ sql_list_ordered(
+            "per_model.model_id || ' ' || per_model.model_turns",
+            'per_model.model_turns desc, per_model.model_id asc',
+            ['-per_model.model_turns', 'per_model.model_id'],
+        ) }} as turns_by_model
     from per_model
     group by per_model.character_id, per_model.name
 ),

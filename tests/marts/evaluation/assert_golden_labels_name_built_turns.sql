@@ -14,7 +14,7 @@ with labels as (
         _source_file as source_file,
         _source_row as source_row
     from {{ ref('base_chat_logs__golden_labels') }}
-    where len(_violations) = 0
+    where {{ sql_len('_violations') }} = 0
 ),
 
 built_turns as (
@@ -24,7 +24,7 @@ built_turns as (
 quarantined_turns as (
     select distinct turn_id
     from {{ ref('base_chat_logs__turns') }}
-    where len(_violations) > 0 and turn_id is not null
+    where {{ sql_len('_violations') }} > 0 and turn_id is not null
 )
 
 select
