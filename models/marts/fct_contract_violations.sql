@@ -1,5 +1,7 @@
 -- One row per contract violation of an input row: bad input never disappears
 -- (docs/rules.md#bad-input).
+{{ config(contract={'enforced': contract_enforced()}) }}
+
 with character_cards as (
     select * from {{ ref('base_chat_logs__character_cards') }}
 ),
