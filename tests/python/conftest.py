@@ -30,9 +30,17 @@ BUILD_WITHOUT_TESTS = [
 # Every test has one kind, by its module; `pytest -m unit` runs in seconds, and plain `pytest`
 # leaves out the tests of the benchmark's own tools (`make test` runs every kind).
 # Python and DuckDB only, no dbt:
-UNIT_MODULES = {"test_contract", "test_demo_data", "test_normalize_text", "test_udfs"}
+UNIT_MODULES = {
+    "test_contract",
+    "test_demo_data",
+    "test_normalize_text",
+    "test_udfs",
+    "test_spark_compare_engines",
+}
 BENCH_MODULES = {"test_bench_baseline"}  # bench/: the baseline and the data generator
 BROWSER_MODULES = {"test_dashboard"}  # the screen in Debian's chromium
+# Need dbt-spark or a Spark build's output: `make test-spark` runs them after its builds.
+SPARK_MODULES = {"test_spark_export", "test_spark_skips"}
 # every other module is e2e: it runs dbt on fixture files
 
 
@@ -45,6 +53,8 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.bench)
         elif module in BROWSER_MODULES:
             item.add_marker(pytest.mark.browser)
+        elif module in SPARK_MODULES:
+            item.add_marker(pytest.mark.spark)
         else:
             item.add_marker(pytest.mark.e2e)
 
