@@ -75,8 +75,9 @@ def main() -> int:
     ap.add_argument("--mix", choices=["typical", "deviant"], default="typical")
     a = ap.parse_args()
     folder = inputs(a.turns, a.terms, a.mix)
+    # Folder names without spaces: Spark's warehouse and Derby paths take none.
     runs = {
-        engine: build(target, folder, OUT / "spark_vs_duckdb" / engine)
+        engine: build(target, folder, OUT / "spark_vs_duckdb" / target)
         for engine, target in (("DuckDB", "dev"), ("Spark (local[2])", "spark"))
     }
     failed = [engine for engine, run in runs.items() if run["rc"] != 0]
