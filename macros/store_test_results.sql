@@ -85,7 +85,7 @@
     {{ return('select 1') }}
 {%- endmacro %}
 
-{# A SQL string literal of any text, single quotes doubled. #}
+{# A SQL string literal of any text, as each engine escapes it. #}
 {% macro sql_text(value) -%}
     {{- return(adapter.dispatch('sql_text', 'card_keeper')(value)) -}}
 {%- endmacro %}
@@ -94,7 +94,10 @@
     {{- "'" ~ (value | string | replace("'", "''")) ~ "'" -}}
 {%- endmacro %}
 
-{# Spark reads a backslash in a literal as an escape: doubled, it stands for itself. #}
+{#
+    Spark reads a backslash in a literal as an escape, so both a backslash and a quote are
+    escaped with one ('it''s' would be the two literals 'it' and 's', read as "its").
+#}
 {% macro spark__sql_text(value) -%}
-    {{- "'" ~ (value | string | replace("\\", "\\\\") | replace("'", "''")) ~ "'" -}}
+    {{- "'" ~ (value | string | replace("\\", "\\\\") | replace("'", "\\'")) ~ "'" -}}
 {%- endmacro %}

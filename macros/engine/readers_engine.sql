@@ -4,19 +4,6 @@
     DuckDB build is unchanged; each spark__ is plain Spark SQL.
 #}
 
-{# A text as a string literal: Spark reads a backslash in a literal as an escape. #}
-{% macro engine_text_literal(value) -%}
-    {{- adapter.dispatch('engine_text_literal', 'card_keeper')(value) -}}
-{%- endmacro %}
-
-{% macro default__engine_text_literal(value) -%}
-    {{- sql_text(value) -}}
-{%- endmacro %}
-
-{% macro spark__engine_text_literal(value) -%}
-    {{- "'" ~ (value | string | replace('\\', '\\\\') | replace("'", "\\'")) ~ "'" -}}
-{%- endmacro %}
-
 {# The CTE keyword that makes DuckDB compute a CTE once; Spark has none (it plans CTEs whole). #}
 {% macro cte_materialized_hint() -%}
     {{- adapter.dispatch('cte_materialized_hint', 'card_keeper')() -}}

@@ -70,9 +70,9 @@
         {%- set values = [] -%}
         {%- for table_name, path in inputs.items() -%}
             {%- do values.append(
-                '(' ~ engine_text_literal(invocation_id) ~ ', current_timestamp(), '
-                ~ engine_text_literal(table_name) ~ ', '
-                ~ (engine_text_literal(path) if path else 'null') ~ ')'
+                '(' ~ sql_text(invocation_id) ~ ', current_timestamp(), '
+                ~ sql_text(table_name) ~ ', '
+                ~ (sql_text(path) if path else 'null') ~ ')'
             ) -%}
         {%- endfor -%}
         {%- do run_query('create schema if not exists audit') -%}
@@ -188,7 +188,7 @@
     {%- set limit = 2 * 1024 * 1024 -%}
     {{ return([
         'create or replace temporary view ' ~ text_view ~ ' using text options (path '
-            ~ engine_text_literal(path) ~ ", lineSep '\\n')",
+            ~ sql_text(path) ~ ", lineSep '\\n')",
         'drop table if exists ' ~ lines_table,
         'create table ' ~ lines_table ~ ' using parquet as
         with scanned as (
@@ -401,13 +401,13 @@
     {%- set quoted = '"(?:[^"]++|"")*+"' -%}
     {%- set field = quoted ~ '|[^,"][^,]*+' -%}
     {#- A whole record; a record whose last value is an open quote (it goes on). -#}
-    {%- set whole = engine_text_literal(
+    {%- set whole = sql_text(
         '^(?:' ~ field ~ ')?(?:,(?:' ~ field ~ ')?)*+\\z'
     ) -%}
-    {%- set open = engine_text_literal(
+    {%- set open = sql_text(
         '^(?:(?:' ~ field ~ ')?,)*+"(?:[^"]++|"")*+\\z'
     ) -%}
-    {%- set values = engine_text_literal('(?:^|,)(' ~ quoted ~ '|[^,]*+)') -%}
+    {%- set values = sql_text('(?:^|,)(' ~ quoted ~ '|[^,]*+)') -%}
     {%- set limit = 2 * 1024 * 1024 -%}
     {%- set branches = [] -%}
     {%- for header_json, group_files in groups.items() -%}
@@ -420,7 +420,7 @@
                     _source_row > 1
                     and _source_file in (
                         {%- for file in group_files -%}
-                            {{ engine_text_literal(file) }}{{ ', ' if not loop.last }}
+                            {{ sql_text(file) }}{{ ', ' if not loop.last }}
                         {%- endfor -%}
                     )
             ),
@@ -607,14 +607,14 @@
         {%- if kind == 'binary' -%}
             {%- do undecodable.append(
                 'case when not is_valid_utf8(cast(' ~ column.name ~ ' as string)) then concat('
-                ~ engine_text_literal(column.name ~ ': ') ~ ', ' ~ spark_blob_text(column.name)
+                ~ sql_text(column.name ~ ': ') ~ ', ' ~ spark_blob_text(column.name)
                 ~ ') end'
             ) -%}
         {%- elif kind == 'array<binary>' -%}
             {%- do undecodable.append(
                 'case when exists(' ~ column.name ~ ', x -> x is not null and not'
                 ~ ' is_valid_utf8(cast(x as string))) then concat('
-                ~ engine_text_literal(column.name ~ ': ') ~ ", concat('[', array_join(transform("
+                ~ sql_text(column.name ~ ': ') ~ ", concat('[', array_join(transform("
                 ~ column.name ~ ', x -> ' ~ spark_blob_text('x') ~ "), ', '), ']')) end"
             ) -%}
         {%- endif -%}
@@ -691,7 +691,7 @@
     {%- set rows_table = 'raw.' ~ table_name ~ '__rows' -%}
     {%- do run_query(
         'create or replace temporary view ' ~ text_view ~ ' using text options (path '
-        ~ engine_text_literal(path) ~ ", wholetext 'true')"
+        ~ sql_text(path) ~ ", wholetext 'true')"
     ) -%}
     {%- do run_query('drop table if exists ' ~ rows_table) -%}
     {%- do run_query(

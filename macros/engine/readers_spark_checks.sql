@@ -103,7 +103,7 @@
     case
         when
             {%- for name in names %}
-            {{ record }}.{{ name }} rlike {{ engine_text_literal(
+            {{ record }}.{{ name }} rlike {{ sql_text(
                 '^(?:[\\[{].*|true|false|-?[0-9]+(?:[.eE].*|[0-9]{18,}))\\z'
             ) }}{{ ' or' if not loop.last }}
             {%- endfor %}

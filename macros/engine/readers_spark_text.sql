@@ -2,13 +2,13 @@
     Spark SQL for the text macros of macros/text/ (their comments say what each computes).
     Regular expressions are Java's here, not RE2's: the same classes (\x{…}, \p{…}) read the
     same, but a full match is anchored with ^…\z (Java's $ also matches before a final line
-    break), and every pattern is written through engine_text_literal (Spark reads a backslash
+    break), and every pattern is written through sql_text (Spark reads a backslash
     in a literal as an escape). NFC is ICU4J's Normalizer, which ships with Spark.
 #}
 
 {% macro spark__normalize_text(expression) -%}
     case
-        when {{ expression }} rlike {{ engine_text_literal(
+        when {{ expression }} rlike {{ sql_text(
             '^[' ~ nfc_stable_edge_class() ~ '](?:[' ~ nfc_stable_class() ~ ']*['
             ~ nfc_stable_edge_class() ~ '])?\\z'
         ) }}
@@ -28,7 +28,7 @@
 {% macro spark__trim_whitespace(expression) -%}
     regexp_replace(
         {{ expression }},
-        {{ engine_text_literal(
+        {{ sql_text(
             '^[' ~ whitespace_class() ~ ']+|[' ~ whitespace_class() ~ ']+\\z'
         ) }},
         ''
@@ -36,12 +36,12 @@
 {%- endmacro %}
 
 {% macro spark__has_text(expression) -%}
-    {{ expression }} rlike {{ engine_text_literal('[^' ~ whitespace_class() ~ ']') }}
+    {{ expression }} rlike {{ sql_text('[^' ~ whitespace_class() ~ ']') }}
 {%- endmacro %}
 
 {% macro spark__normalize_key(expression) -%}
     case
-        when {{ expression }} rlike {{ engine_text_literal(
+        when {{ expression }} rlike {{ sql_text(
             '^[\\x{21}-\\x{7E}\\x{AC00}-\\x{D7A3}](?:[\\x{20}-\\x{7E}\\x{AC00}-\\x{D7A3}]*'
             ~ '[\\x{21}-\\x{7E}\\x{AC00}-\\x{D7A3}])?\\z'
         ) }}
@@ -51,7 +51,7 @@
 {%- endmacro %}
 
 {% macro spark__strip_format_characters(expression) -%}
-    regexp_replace({{ expression }}, {{ engine_text_literal('\\p{Cf}') }}, '')
+    regexp_replace({{ expression }}, {{ sql_text('\\p{Cf}') }}, '')
 {%- endmacro %}
 
 {#
@@ -129,7 +129,7 @@
 #}
 {% macro spark__parse_timestamp(expression) -%}
     case
-        when {{ expression }} rlike {{ engine_text_literal(
+        when {{ expression }} rlike {{ sql_text(
             '^[0-9]{4,6}-[0-9]{2}-[0-9]{2}(?:[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\\.[0-9]{1,9})?)?)?'
             ~ ' ?(?:Z|[+-][0-9]{2}(?::?[0-9]{2})?)?\\z'
         ) }}
@@ -138,12 +138,12 @@
 {%- endmacro %}
 
 {% macro spark__names_date_before_common_era(expression) -%}
-    {{ expression }} rlike {{ engine_text_literal('^[0-9].*\\b[Bb][Cc]\\b') }}
+    {{ expression }} rlike {{ sql_text('^[0-9].*\\b[Bb][Cc]\\b') }}
 {%- endmacro %}
 
 {% macro spark__parse_integer(expression) -%}
     case
-        when {{ expression }} rlike {{ engine_text_literal('^[+-]?[0-9]+\\z') }}
+        when {{ expression }} rlike {{ sql_text('^[+-]?[0-9]+\\z') }}
             then try_cast({{ expression }} as bigint)
     end
 {%- endmacro %}
