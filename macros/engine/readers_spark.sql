@@ -105,7 +105,7 @@
     Lines and CSV are read as lines (spark_input_lines), a JSON document (.json) whole,
     Parquet with Spark's typed reader.
 #}
-{% macro spark__read_input(table_name, spec, path) -%}
+{% macro spark__read_input(table_name, spec, path, only_files=none) -%}
     {%- set extension = path.lower().split('.')[-1] -%}
     {%- if extension not in ('csv', 'jsonl', 'ndjson', 'json', 'parquet') -%}
         {{ input_error(

@@ -183,8 +183,17 @@
     {%- do check_input_set(inputs) -%}
     {%- set statements = ['create schema if not exists raw'] -%}
     {%- for table_name, spec in input_contract().items() -%}
-        {%- if inputs[table_name] -%}
-            {%- set reader = read_input(table_name, spec, inputs[table_name]) -%}
+        {%- set plan = plan_chat_turn_files(inputs[table_name])
+            if table_name == 'chat_turn' else {'statements': [], 'files': none} -%}
+        {%- do statements.extend(plan.statements) -%}
+        {%- if plan.files is not none and not plan.files -%}
+            {#- An incremental build with no new chat_turn file: no rows to read. -#}
+            {%- set reader = {
+                'statements': ['drop table if exists raw.' ~ table_name ~ '__careful_rows'],
+                'select': empty_input(spec),
+            } -%}
+        {%- elif inputs[table_name] -%}
+            {%- set reader = read_input(table_name, spec, inputs[table_name], plan.files) -%}
         {%- else -%}
             {%- set reader = {
                 'statements': ['drop table if exists raw.' ~ table_name ~ '__careful_rows'],

@@ -20,14 +20,19 @@
     among others of a glob warns. A file that cannot be read at all fails the build naming the
     var, the file and the problem, before any model runs.
 #}
-{% macro read_input(table_name, spec, path) -%}
-    {{- return(adapter.dispatch('read_input', 'card_keeper')(table_name, spec, path)) -}}
+{% macro read_input(table_name, spec, path, only_files=none) -%}
+    {{- return(adapter.dispatch('read_input', 'card_keeper')(table_name, spec, path, only_files)) -}}
 {%- endmacro %}
 
-{% macro default__read_input(table_name, spec, path) -%}
-    {%- set files = run_query(
+{% macro default__read_input(table_name, spec, path, only_files=none) -%}
+    {%- set listed = run_query(
         'select filename, size from read_blob(' ~ sql_text(path) ~ ') order by filename'
     ) -%}
+    {#- only_files: the files of the glob an incremental build reads (ingest_ledger.sql). -#}
+    {%- set files = {'rows': []} -%}
+    {%- for file, size in listed.rows if only_files is none or file in only_files -%}
+        {%- do files.rows.append((file, size)) -%}
+    {%- endfor -%}
     {%- if files.rows | length == 0 -%}
         {{ input_error(spec, path, 'no input file matches it', none) }}
     {%- endif -%}

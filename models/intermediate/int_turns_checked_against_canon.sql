@@ -1,11 +1,19 @@
 -- off_canon_entities (docs/rules.md#canon): names in named_entities not in the card's canon:
 -- its canon_entities, its own name and the names creators added through seed canon_review.
-with turns as (
+-- Only the turns this build judges (int_turns_to_judge).
+with turns_to_judge as (
+    select turn_id from {{ ref('int_turns_to_judge') }}
+    where not is_removed
+),
+
+turns as (
     select
-        turn_id,
-        character_id,
-        named_entities
-    from {{ ref('stg_chat_logs__turns') }}
+        turns.turn_id,
+        turns.character_id,
+        turns.named_entities
+    from {{ ref('stg_chat_logs__turns') }} as turns
+    inner join turns_to_judge
+        on turns.turn_id = turns_to_judge.turn_id
 ),
 
 character_canon as (

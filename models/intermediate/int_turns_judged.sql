@@ -1,9 +1,24 @@
 -- Every derived field, the status of each check, and the verdict, one row per turn
--- (docs/rules.md#derived-values, #verdict-order, #checks-and-reason-codes).
-{{ config(materialized='table') }}
+-- (docs/rules.md#derived-values, #verdict-order, #checks-and-reason-codes). Part of the turn
+-- store (docs/rules.md#incremental-builds): the turns this build judges are added or
+-- rewritten; judged_by names the build.
+{{ config(
+    materialized=turn_store_materialization(),
+    incremental_strategy='append',
+    on_schema_change='fail',
+    pre_hook="{{ delete_judged_turns(ref('int_turns_to_judge')) }}",
+) }}
 
-with turns as (
-    select * from {{ ref('stg_chat_logs__turns') }}
+with turns_to_judge as (
+    select turn_id from {{ ref('int_turns_to_judge') }}
+    where not is_removed
+),
+
+turns as (
+    select turns.*
+    from {{ ref('stg_chat_logs__turns') }} as turns
+    inner join turns_to_judge
+        on turns.turn_id = turns_to_judge.turn_id
 ),
 
 character_cards as (
@@ -12,6 +27,7 @@ character_cards as (
 
 toned as (
     select * from {{ ref('int_turns_toned') }}
+    where turn_id in (select turns_to_judge.turn_id from turns_to_judge)
 ),
 
 canon_checked as (
@@ -130,7 +146,8 @@ judged as (
             when tone_status = 'hit' then 'tone'
             when first_person_status = 'hit' then 'first_person'
             when recall_status = 'hit' then 'recall'
-        end as deciding_check
+        end as deciding_check,
+        cast({{ this_build() }} as {{ text_type() }}) as judged_by
     from checked
 )
 

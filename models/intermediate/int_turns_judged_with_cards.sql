@@ -1,4 +1,4 @@
--- Every judged turn with the card columns that only the evidence and the summaries quote:
+-- The turns this build judged (judged_by), with the card columns that only the evidence and the summaries quote:
 -- entity_roles (the recall hedge and count citation), and the card's name and canon_entities
 -- as character_name and card_canon_entities (the canon an off-canon verdict cites, rule v2).
 -- A view: joined from the cards, a few dozen rows, rather than copied onto every one of
@@ -7,6 +7,7 @@
 
 with judged as (
     select * from {{ ref('int_turns_judged') }}
+    where judged_by = {{ this_build() }}
 ),
 
 character_cards as (

@@ -1,15 +1,23 @@
 -- touched_term / touched_topic (docs/rules.md#lexicon). Each reply is scanned once for every term
 -- (lexicon_hits_ctes: an Aho-Corasick automaton on DuckDB, a join of the reply's substrings with
--- the terms on Spark), never joined with every term. A table: on DuckDB it holds Python UDF
--- results.
+-- the terms on Spark), never joined with every term. Only the turns this build judges
+-- (int_turns_to_judge); int_turns_judged stores the result. A table: on DuckDB it holds Python
+-- UDF results.
 {{ config(materialized='table') }}
 
-with turns as (
+with turns_to_judge as (
+    select turn_id from {{ ref('int_turns_to_judge') }}
+    where not is_removed
+),
+
+turns as (
     select
-        turn_id,
-        character_id,
-        reply_text
-    from {{ ref('stg_chat_logs__turns') }}
+        turns.turn_id,
+        turns.character_id,
+        turns.reply_text
+    from {{ ref('stg_chat_logs__turns') }} as turns
+    inner join turns_to_judge
+        on turns.turn_id = turns_to_judge.turn_id
 ),
 
 topic_terms as (

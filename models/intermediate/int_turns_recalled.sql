@@ -1,17 +1,25 @@
 -- recall_target / recall_source_turn (docs/rules.md#recall), for the turns where the user
--- asked to recall.
+-- asked to recall, among the turns this build judges (int_turns_to_judge); the earlier turns
+-- they look back at are every stored turn of the session, whichever build ingested it.
 -- Two reads of staging, each with only the columns it needs: one CTE read twice would be
 -- materialised with every reply and message of every turn.
-with recall_turns as (
+with turns_to_judge as (
+    select turn_id from {{ ref('int_turns_to_judge') }}
+    where not is_removed
+),
+
+recall_turns as (
     select
-        turn_id,
-        session_id,
-        character_id,
-        created_at,
-        user_message,
-        reply_text
-    from {{ ref('stg_chat_logs__turns') }}
-    where coalesce(user_asked_recall, false)
+        turns.turn_id,
+        turns.session_id,
+        turns.character_id,
+        turns.created_at,
+        turns.user_message,
+        turns.reply_text
+    from {{ ref('stg_chat_logs__turns') }} as turns
+    inner join turns_to_judge
+        on turns.turn_id = turns_to_judge.turn_id
+    where coalesce(turns.user_asked_recall, false)
 ),
 
 session_turns as (

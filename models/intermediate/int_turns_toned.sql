@@ -1,12 +1,25 @@
 -- Tone (docs/rules.md#tone), in SQL and row by row (no unnesting of sentences): the check
--- `assert_check_03_tone_rederived` recomputes it with the Python UDF ck_tone.
-{{ config(materialized='table') }}
+-- `assert_check_03_tone_rederived` recomputes it with the Python UDF ck_tone. Part of the turn
+-- store (docs/rules.md#incremental-builds): a build adds or rewrites the turns it judges.
+{{ config(
+    materialized=turn_store_materialization(),
+    incremental_strategy='append',
+    on_schema_change='fail',
+    pre_hook="{{ delete_judged_turns(ref('int_turns_to_judge')) }}",
+) }}
 
-with turns as (
+with turns_to_judge as (
+    select turn_id from {{ ref('int_turns_to_judge') }}
+    where not is_removed
+),
+
+turns as (
     select
-        turn_id,
-        reply_text
-    from {{ ref('stg_chat_logs__turns') }}
+        turns.turn_id,
+        turns.reply_text
+    from {{ ref('stg_chat_logs__turns') }} as turns
+    inner join turns_to_judge
+        on turns.turn_id = turns_to_judge.turn_id
 ),
 
 -- One row: the endings longest first and their is_honorific flags.

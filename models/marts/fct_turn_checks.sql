@@ -1,9 +1,15 @@
 -- One row per turn and check, with its status and reason code
 -- (docs/rules.md#checks-and-reason-codes). The check names are the ones the screen, the golden
--- runner's "deciding check" and analysts' queries share.
+-- runner's "deciding check" and analysts' queries share. Part of the turn store
+-- (docs/rules.md#incremental-builds): a build adds or rewrites the rows of the turns it judges.
 {{ config(
     contract={'enforced': contract_enforced()},
+    materialized=turn_store_materialization(),
+    incremental_strategy='append',
+    on_schema_change='fail',
+    pre_hook="{{ delete_judged_turns(ref('int_turns_to_judge')) }}",
 ) }}
+-- depends_on: {{ ref('int_turns_to_judge') }}
 
 {%- set no_code = 'cast(null as ' ~ text_type() ~ ')' %}
 {%- set checks = [
@@ -27,6 +33,7 @@
 
 with judged as (
     select * from {{ ref('int_turns_judged') }}
+    where judged_by = {{ this_build() }}
 ),
 
 -- One scan of judged: each turn's five checks as a list, unnested.

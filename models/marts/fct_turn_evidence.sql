@@ -1,6 +1,14 @@
 -- The evidence (docs/rules.md#evidence, #output) of every verdict as a relational table, one row
--- per cited value in citation order, with the key of the row it quotes.
-{{ config(contract={'enforced': contract_enforced()}) }}
+-- per cited value in citation order, with the key of the row it quotes. Part of the turn store
+-- (docs/rules.md#incremental-builds): a build adds or rewrites the rows of the turns it judges.
+{{ config(
+    contract={'enforced': contract_enforced()},
+    materialized=turn_store_materialization(),
+    incremental_strategy='append',
+    on_schema_change='fail',
+    pre_hook="{{ delete_judged_turns(ref('int_turns_to_judge')) }}",
+) }}
+-- depends_on: {{ ref('int_turns_to_judge') }}
 
 with turn_evidence as (
     select * from {{ ref('int_turn_evidence') }}

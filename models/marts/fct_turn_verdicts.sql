@@ -1,10 +1,16 @@
 -- One row per turn (docs/rules.md#output) with the output schema's fields (evidence as a list of
 -- structs), plus rule_version, rule_fingerprint, created_at, prompt_id, summary_source and the
 -- skipped checks. export_turn_verdicts writes it to exports/turn_verdicts.json, in turn_id order,
--- on every build.
+-- on every build. Part of the turn store (docs/rules.md#incremental-builds): a build adds or
+-- rewrites the verdicts of the turns it judges (judged_by) and deletes those of removed turns.
 {{ config(
     contract={'enforced': contract_enforced()},
+    materialized=turn_store_materialization(),
+    incremental_strategy='append',
+    on_schema_change='fail',
+    pre_hook="{{ delete_judged_turns(ref('int_turns_to_judge')) }}",
 ) }}
+-- depends_on: {{ ref('int_turns_to_judge') }}
 
 -- Every judged turn with its summary and hedge, and its evidence as one list in the output
 -- schema's shape (turn_citations(): the plan int_turn_evidence renders as rows).
@@ -109,7 +115,8 @@ final as (
             ('honorific_level', 'judged.honorific_level'),
             ('card', 'character_canon.card_rules_hash'),
             ('recall', list_of(['judged.recall_target', 'judged.recall_source_turn'])),
-        ])) }}), 16) as {{ text_type() }}) as judged_inputs_hash
+        ])) }}), 16) as {{ text_type() }}) as judged_inputs_hash,
+        cast(judged.judged_by as {{ text_type() }}) as judged_by
     from judged
     left join chosen_llm_summaries
         on judged.turn_id = chosen_llm_summaries.turn_id
