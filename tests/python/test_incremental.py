@@ -1,0 +1,205 @@
+"""Incremental builds (docs/rules.md#incremental-builds): the demo's turns built in five daily
+batches, with every change the rules must follow between batches, end with the same turn-level
+marts, row for row, as one full build of the same files."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from conftest import PROJECT_ROOT, copy_project, run_dbt
+
+DEMO = PROJECT_ROOT / "data" / "demo"
+# Compared row for row; the columns that name the build which wrote a row are left out.
+COMPARED = {
+    "marts.fct_turn_verdicts": ["judged_by"],
+    "marts.fct_turn_evidence": [],
+    "marts.fct_turn_checks": [],
+    "marts.fct_contract_violations": [],
+}
+BUILD = ["build", "--exclude-resource-type", "unit_test"]
+
+
+def read_jsonl(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def write_jsonl(path: Path, rows: list[dict]) -> None:
+    path.write_text(
+        "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows), encoding="utf-8"
+    )
+
+
+def session_order(turn: dict) -> tuple[str, str]:
+    return (turn["created_at"], turn["turn_id"])
+
+
+def plan_batches(turns: list[dict]) -> tuple[list[list[dict]], dict]:
+    """The demo's turns in five daily files: each session's turns spread over the first four
+    by their place in the session, so sessions span batches; then a late turn (the first turn
+    naming someone, of a session whose later turn asks to recall) held back to the fourth
+    batch, a duplicate of a first-batch turn in the second, and a few turns for the fifth."""
+    sessions: dict[str, list[dict]] = {}
+    for turn in turns:
+        sessions.setdefault(turn["session_id"], []).append(turn)
+    batch_of: dict[str, int] = {}
+    for session in sessions.values():
+        session.sort(key=session_order)
+        for position, turn in enumerate(session):
+            batch_of[turn["turn_id"]] = min(2, position * 3 // len(session))
+    late = next(
+        turn
+        for session in sessions.values()
+        for number, turn in enumerate(session)
+        if turn.get("named_entities")
+        and any(later.get("user_asked_recall") for later in session[number + 1 :])
+    )
+    batch_of[late["turn_id"]] = 3
+    fifth = [turn for turn in turns if batch_of[turn["turn_id"]] == 2][-5:]
+    for turn in fifth:
+        batch_of[turn["turn_id"]] = 4
+    batches: list[list[dict]] = [[] for _ in range(5)]
+    for turn in turns:
+        batches[batch_of[turn["turn_id"]]].append(turn)
+    duplicate = dict(batches[0][0], reply_text="같은 turn_id 로 다시 들어온 답장이야.")
+    batches[1].append(duplicate)
+    return batches, {"late": late, "duplicate": duplicate}
+
+
+def card_versions(cards: list[dict]) -> tuple[list[dict], list[dict]]:
+    """Cards before the third batch and from it on (the full build reads the later ones):
+    CHR-0001's canon loses a name, CHR-0002 is quarantined (honorific_rule 반존대) and comes
+    back clean, CHR-0003 is clean and then quarantined."""
+    before, after = [], []
+    for card in cards:
+        early, late = dict(card), dict(card)
+        if card["character_id"] == "CHR-0001":
+            early["canon_entities"] = card["canon_entities"][1:]
+        if card["character_id"] == "CHR-0002":
+            early["honorific_rule"] = "반존대"
+        if card["character_id"] == "CHR-0003":
+            late["honorific_rule"] = "반존대"
+        before.append(early)
+        after.append(late)
+    return before, after
+
+
+def judge_reasons(result) -> Counter:
+    return Counter(
+        {
+            row["judge_reason"]: row["turns"]
+            for row in result.rows(
+                "select judge_reason, count(*) as turns from intermediate.int_turns_to_judge"
+                " group by judge_reason"
+            )
+        }
+    )
+
+
+@pytest.fixture(scope="module")
+def builds(tmp_path_factory):
+    root = tmp_path_factory.mktemp("incremental")
+    project = copy_project(root / "project")
+    batches, picked = plan_batches(read_jsonl(DEMO / "chat_turn.jsonl"))
+    early_cards, late_cards = card_versions(read_jsonl(DEMO / "character_card.jsonl"))
+    days = [f"chat_turn_2026-11-0{day}.jsonl" for day in range(1, 6)]
+    incoming = root / "turns"
+    incoming.mkdir()
+    cards = root / "character_card.jsonl"
+    inputs = {
+        "chat_turn": incoming / "chat_turn_*.jsonl",
+        "character_card": cards,
+        "topic_lexicon": DEMO / "topic_lexicon.csv",
+    }
+    batch_db = root / "batches.duckdb"
+    reasons = []
+    for number, (day, rows) in enumerate(zip(days, batches, strict=True)):
+        write_jsonl(cards, early_cards if number < 2 else late_cards)
+        if number == 4:
+            # An ending added before the last batch: every stored turn is judged again.
+            with (project / "seeds" / "honorific_endings.csv").open("a", encoding="utf-8") as f:
+                f.write("구나,true,시험용: 규칙이 바뀐 날\n")
+        write_jsonl(incoming / day, rows)
+        result = run_dbt(
+            BUILD, root / f"batch-{number + 1}", inputs, database=batch_db, project_dir=project
+        )
+        reasons.append(judge_reasons(result))
+    everything = root / "all"
+    everything.mkdir()
+    for day in days:
+        shutil.copy(incoming / day, everything / day)
+    full = run_dbt(
+        BUILD,
+        root / "full",
+        {**inputs, "chat_turn": everything / "chat_turn_*.jsonl"},
+        project_dir=project,
+    )
+    return {"batched": result, "full": full, "reasons": reasons, "picked": picked}
+
+
+def differences(builds, table: str, ignored: list[str]) -> int:
+    batched, full = builds["batched"], builds["full"]
+    columns = [
+        row["column_name"]
+        for row in full.rows(
+            "select column_name from information_schema.columns"
+            f" where table_schema || '.' || table_name = '{table}' order by ordinal_position"
+        )
+        if row["column_name"] not in ignored
+    ]
+    # The full build read the same files from another folder: compare file names.
+    selected = ", ".join(
+        f"regexp_replace({c}, '^.*/', '')" if c == "source_file" else c for c in columns
+    )
+    with full.connect() as con:
+        con.execute(f"attach '{batched.database}' as batched (read_only)")
+        return con.execute(
+            f"""select count(*) from (
+                (select {selected} from {table} except all
+                 select {selected} from batched.{table})
+                union all
+                (select {selected} from batched.{table} except all
+                 select {selected} from {table})
+            )"""
+        ).fetchone()[0]
+
+
+@pytest.mark.parametrize("table", sorted(COMPARED))
+def test_daily_batches_end_with_the_full_build_row_for_row(builds, table):
+    full_rows = builds["full"].rows(f"select count(*) as n from {table}")[0]["n"]
+    assert full_rows > 0 or table == "marts.fct_contract_violations"
+    assert differences(builds, table, COMPARED[table]) == 0
+
+
+def test_each_batch_judged_what_changed(builds):
+    first, second, third, fourth, fifth = builds["reasons"]
+    assert set(first) == {"full_build"}
+    assert set(second) == {"new_turn"}
+    # New cards: CHR-0001's canon changed, CHR-0002 is clean again, CHR-0003 is quarantined.
+    assert {"card_changed", "turn_removed"} <= set(third)
+    assert "late_turn" in fourth
+    assert set(fifth) == {"rules_changed"}
+    assert sum(fifth.values()) == builds["full"].rows(
+        "select count(*) as n from marts.fct_turn_verdicts"
+    )[0]["n"]
+
+
+def test_a_turn_id_seen_in_an_earlier_batch_is_quarantined(builds):
+    duplicate = builds["picked"]["duplicate"]
+    rows = builds["batched"].rows(
+        "select source_file, reason_code from marts.fct_contract_violations"
+        f" where row_key = '{duplicate['turn_id']}'"
+    )
+    assert rows == [
+        {"source_file": rows[0]["source_file"], "reason_code": "duplicate_turn_id"}
+    ]
+    assert os.path.basename(rows[0]["source_file"]) == "chat_turn_2026-11-02.jsonl"
+    kept = builds["batched"].rows(
+        "select reply_text from marts.fct_turn_texts"
+        f" where turn_id = '{duplicate['turn_id']}'"
+    )
+    assert kept and kept[0]["reply_text"] != duplicate["reply_text"]
