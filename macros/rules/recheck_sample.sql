@@ -64,3 +64,26 @@
         / greatest(1, (select count(*) from {{ topic_terms }}))
     )
 {%- endmacro %}
+
+{#
+    The verdict rows a seed-000 check reads (docs/rules.md#incremental-builds): every row this
+    build wrote, plus a deterministic sample of the rows earlier builds wrote (the share
+    var('recheck_older_share') of them, chosen by a hash of the turn id, the same ones every
+    time). A full build wrote every row, so it checks every row; an incremental build checks
+    what it judged, and an on-run-end line (log_check_coverage) says how many rows of each.
+#}
+{% macro checked_turn(turn_id_expression, judged_by_expression) -%}
+    ({{ judged_by_expression }} = {{ this_build() }} or {{ older_turn_sample(turn_id_expression) }})
+{%- endmacro %}
+
+{% macro older_turn_sample(turn_id_expression) -%}
+    {{- adapter.dispatch('older_turn_sample', 'card_keeper')(turn_id_expression) -}}
+{%- endmacro %}
+
+{% macro duckdb__older_turn_sample(turn_id_expression) -%}
+    hash({{ turn_id_expression }}) % 10000 < {{ (number_var('recheck_older_share', maximum=1) | float * 10000) | round | int }}
+{%- endmacro %}
+
+{% macro spark__older_turn_sample(turn_id_expression) -%}
+    pmod(xxhash64({{ turn_id_expression }}), 10000) < {{ (number_var('recheck_older_share', maximum=1) | float * 10000) | round | int }}
+{%- endmacro %}

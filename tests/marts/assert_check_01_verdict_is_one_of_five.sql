@@ -2,6 +2,8 @@
 -- (seed 000 check 1). The seed verdict_words mirrors the schema; pytest keeps them equal.
 with verdicts as (
     select * from {{ ref('fct_turn_verdicts') }}
+    -- The rows this build wrote and a sample of older ones (checked_turn).
+    where {{ checked_turn('turn_id', 'judged_by') }}
 ),
 
 verdict_words as (

@@ -2,6 +2,8 @@
 -- verdict, evidence, summary) are filled on every verdict row (seed 000 check 2).
 with verdicts as (
     select * from {{ ref('fct_turn_verdicts') }}
+    -- The rows this build wrote and a sample of older ones (checked_turn).
+    where {{ checked_turn('turn_id', 'judged_by') }}
 )
 
 select

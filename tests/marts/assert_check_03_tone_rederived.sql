@@ -9,7 +9,10 @@ with verdicts as (
         turn_id,
         rule_observed
     from {{ ref('fct_turn_verdicts') }}
-    where {{ recheck_sample('turn_id', ref('stg_chat_logs__turns')) }}
+    where
+        {{ recheck_sample('turn_id', ref('stg_chat_logs__turns')) }}
+        -- The rows this build wrote and a sample of older ones (checked_turn).
+        and {{ checked_turn('turn_id', 'judged_by') }}
 ),
 
 turns as (

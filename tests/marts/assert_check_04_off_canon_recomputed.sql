@@ -6,6 +6,8 @@
 -- list functions.
 with verdicts as (
     select * from {{ ref('fct_turn_verdicts') }}
+    -- The rows this build wrote and a sample of older ones (checked_turn).
+    where {{ checked_turn('turn_id', 'judged_by') }}
 ),
 
 turns as (

@@ -5,6 +5,8 @@
 -- over a deterministic sample when turns × terms exceed var('recheck_max_comparisons').
 with verdicts as (
     select * from {{ ref('fct_turn_verdicts') }}
+    -- The rows this build wrote and a sample of older ones (checked_turn).
+    where {{ checked_turn('turn_id', 'judged_by') }}
 ),
 
 turns as (

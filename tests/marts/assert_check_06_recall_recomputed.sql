@@ -5,6 +5,8 @@
 -- does not contain it; the source is that first mention. Otherwise both are null.
 with verdicts as (
     select * from {{ ref('fct_turn_verdicts') }}
+    -- The rows this build wrote and a sample of older ones (checked_turn).
+    where {{ checked_turn('turn_id', 'judged_by') }}
 ),
 
 turns as (

@@ -8,6 +8,8 @@
 -- skipped off_canon checks only to their turns.
 with verdicts as (
     select * from {{ ref('fct_turn_verdicts') }}
+    -- The rows this build wrote and a sample of older ones (checked_turn).
+    where {{ checked_turn('turn_id', 'judged_by') }}
 ),
 
 turns as (
@@ -16,12 +18,15 @@ turns as (
 
 checks as (
     select * from {{ ref('fct_turn_checks') }}
+    where turn_id in (select verdicts.turn_id from verdicts)
 ),
 
 null_citations as (
     select distinct turn_id
     from {{ ref('fct_turn_evidence') }}
-    where source = 'chat_turn' and field = 'named_entities' and value is null
+    where
+        source = 'chat_turn' and field = 'named_entities' and value is null
+        and turn_id in (select verdicts.turn_id from verdicts)
 ),
 
 paired as (

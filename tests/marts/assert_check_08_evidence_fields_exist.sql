@@ -6,8 +6,15 @@
     ref('stg_chat_logs__topic_terms'),
 ) %}
 
-with evidence as (
+-- The rows this build wrote and a sample of older ones (checked_turn).
+with checked_verdicts as (
+    select turn_id from {{ ref('fct_turn_verdicts') }}
+    where {{ checked_turn('turn_id', 'judged_by') }}
+),
+
+evidence as (
     select * from {{ ref('fct_turn_evidence') }}
+    where turn_id in (select checked_verdicts.turn_id from checked_verdicts)
 ),
 
 {{ evidence_source_columns(sources) }}

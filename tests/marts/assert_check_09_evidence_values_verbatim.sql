@@ -13,7 +13,13 @@
                'character_card': ('character_id', 'cited_character_id'),
                'topic_lexicon': ('term_order', 'cited_term_order')} %}
 
-with compared as (
+-- The rows this build wrote and a sample of older ones (checked_turn).
+with checked_verdicts as (
+    select turn_id from {{ ref('fct_turn_verdicts') }}
+    where {{ checked_turn('turn_id', 'judged_by') }}
+),
+
+compared as (
     {%- for source, relation in sources.items() %}
         {%- set key, cited_key = keys[source] %}
         select
@@ -28,7 +34,9 @@ with compared as (
         from {{ ref('fct_turn_evidence') }} as evidence
         left join {{ relation }} as cited
             on evidence.{{ cited_key }} = cited.{{ key }}
-        where evidence.source = '{{ source }}'
+        where
+            evidence.source = '{{ source }}'
+            and evidence.turn_id in (select checked_verdicts.turn_id from checked_verdicts)
         {%- if not loop.last %}
             union all
         {%- endif %}

@@ -38,11 +38,27 @@ def session_order(turn: dict) -> tuple[str, str]:
     return (turn["created_at"], turn["turn_id"])
 
 
-def plan_batches(turns: list[dict]) -> tuple[list[list[dict]], dict]:
-    """The demo's turns in five daily files: each session's turns spread over the first four
-    by their place in the session, so sessions span batches; then a late turn (the first turn
-    naming someone, of a session whose later turn asks to recall) held back to the fourth
-    batch, a duplicate of a first-batch turn in the second, and a few turns for the fifth."""
+def recall_source(session: list[dict], number: int, roles: list[dict]) -> dict | None:
+    """The turn a recall turn's target is first mentioned in (docs/rules.md#recall), when its
+    reply lacks the target: the earliest earlier turn of the session naming the entity of the
+    first card role its user_message contains."""
+    turn = session[number]
+    message = turn.get("user_message") or ""
+    asked = next((role["entity"] for role in roles if role["role"] in message), None)
+    if asked is None or asked in turn["reply_text"]:
+        return None
+    return next(
+        (earlier for earlier in session[:number] if asked in (earlier.get("named_entities") or [])),
+        None,
+    )
+
+
+def plan_batches(turns: list[dict], cards: list[dict]) -> tuple[list[list[dict]], dict]:
+    """The demo's turns in five daily files: each session's turns spread over the first three
+    by their place in the session, so sessions span batches; then a late turn (the first
+    mention a recall turn of an earlier batch looks back at) held back to the fourth batch, a
+    duplicate of a first-batch turn in the second, and a few turns for the fifth."""
+    roles = {card["character_id"]: card.get("entity_roles") or [] for card in cards}
     sessions: dict[str, list[dict]] = {}
     for turn in turns:
         sessions.setdefault(turn["session_id"], []).append(turn)
@@ -51,15 +67,17 @@ def plan_batches(turns: list[dict]) -> tuple[list[list[dict]], dict]:
         session.sort(key=session_order)
         for position, turn in enumerate(session):
             batch_of[turn["turn_id"]] = min(2, position * 3 // len(session))
-    late = next(
-        turn
+    late, recalling = next(
+        (source, turn)
         for session in sessions.values()
         for number, turn in enumerate(session)
-        if turn.get("named_entities")
-        and any(later.get("user_asked_recall") for later in session[number + 1 :])
+        if turn.get("user_asked_recall")
+        and (source := recall_source(session, number, roles[turn["character_id"]]))
     )
     batch_of[late["turn_id"]] = 3
+    batch_of[recalling["turn_id"]] = min(batch_of[recalling["turn_id"]], 2)
     fifth = [turn for turn in turns if batch_of[turn["turn_id"]] == 2][-5:]
+    fifth = [turn for turn in fifth if turn is not recalling]
     for turn in fifth:
         batch_of[turn["turn_id"]] = 4
     batches: list[list[dict]] = [[] for _ in range(5)]
@@ -67,7 +85,7 @@ def plan_batches(turns: list[dict]) -> tuple[list[list[dict]], dict]:
         batches[batch_of[turn["turn_id"]]].append(turn)
     duplicate = dict(batches[0][0], reply_text="같은 turn_id 로 다시 들어온 답장이야.")
     batches[1].append(duplicate)
-    return batches, {"late": late, "duplicate": duplicate}
+    return batches, {"late": late, "recalling": recalling, "duplicate": duplicate}
 
 
 def card_versions(cards: list[dict]) -> tuple[list[dict], list[dict]]:
@@ -104,8 +122,9 @@ def judge_reasons(result) -> Counter:
 def builds(tmp_path_factory):
     root = tmp_path_factory.mktemp("incremental")
     project = copy_project(root / "project")
-    batches, picked = plan_batches(read_jsonl(DEMO / "chat_turn.jsonl"))
-    early_cards, late_cards = card_versions(read_jsonl(DEMO / "character_card.jsonl"))
+    demo_cards = read_jsonl(DEMO / "character_card.jsonl")
+    batches, picked = plan_batches(read_jsonl(DEMO / "chat_turn.jsonl"), demo_cards)
+    early_cards, late_cards = card_versions(demo_cards)
     days = [f"chat_turn_2026-11-0{day}.jsonl" for day in range(1, 6)]
     incoming = root / "turns"
     incoming.mkdir()
@@ -116,7 +135,7 @@ def builds(tmp_path_factory):
         "topic_lexicon": DEMO / "topic_lexicon.csv",
     }
     batch_db = root / "batches.duckdb"
-    reasons = []
+    reasons, sources = [], []
     for number, (day, rows) in enumerate(zip(days, batches, strict=True)):
         write_jsonl(cards, early_cards if number < 2 else late_cards)
         if number == 4:
@@ -128,6 +147,12 @@ def builds(tmp_path_factory):
             BUILD, root / f"batch-{number + 1}", inputs, database=batch_db, project_dir=project
         )
         reasons.append(judge_reasons(result))
+        sources.append(
+            result.rows(
+                "select recall_source_turn from marts.fct_turn_verdicts"
+                f" where turn_id = '{picked['recalling']['turn_id']}'"
+            )
+        )
     everything = root / "all"
     everything.mkdir()
     for day in days:
@@ -138,7 +163,13 @@ def builds(tmp_path_factory):
         {**inputs, "chat_turn": everything / "chat_turn_*.jsonl"},
         project_dir=project,
     )
-    return {"batched": result, "full": full, "reasons": reasons, "picked": picked}
+    return {
+        "batched": result,
+        "full": full,
+        "reasons": reasons,
+        "sources": sources,
+        "picked": picked,
+    }
 
 
 def differences(builds, table: str, ignored: list[str]) -> int:
@@ -203,3 +234,12 @@ def test_a_turn_id_seen_in_an_earlier_batch_is_quarantined(builds):
         f" where turn_id = '{duplicate['turn_id']}'"
     )
     assert kept and kept[0]["reply_text"] != duplicate["reply_text"]
+
+
+def test_a_late_turn_becomes_the_recall_source_of_an_earlier_batch(builds):
+    late, recalling = builds["picked"]["late"], builds["picked"]["recalling"]
+    before, after = builds["sources"][2], builds["sources"][3]
+    # Before the late turn arrives the recall turn has another source or none; then it is it.
+    assert recalling["character_id"] != "CHR-0003"  # whose turns leave the marts
+    assert before != [{"recall_source_turn": late["turn_id"]}]
+    assert after == [{"recall_source_turn": late["turn_id"]}]

@@ -1,0 +1,49 @@
+{#
+    on-run-end: which verdict rows the seed-000 checks (tests/marts/assert_check_*) read in this
+    build (checked_turn): the rows it wrote and the sample of older rows. One log line, and one
+    row in audit.check_coverage, so that a check passing on an incremental build is never read
+    as a check of every row. DuckDB only: a Spark build writes every row, so checks all of them.
+#}
+{% macro log_check_coverage(results) -%}
+    {{- return(adapter.dispatch('log_check_coverage', 'card_keeper')(results)) -}}
+{%- endmacro %}
+
+{% macro spark__log_check_coverage(results) -%}
+    {{- return('select 1') -}}
+{%- endmacro %}
+
+{% macro duckdb__log_check_coverage(results) -%}
+    {%- set checks = [] -%}
+    {%- for result in results
+        if result.node.resource_type == 'test' and result.node.name.startswith('assert_check_') -%}
+        {%- do checks.append(result.node.name) -%}
+    {%- endfor -%}
+    {%- if not execute or not checks -%}
+        {{ return('select 1') }}
+    {%- endif -%}
+    {%- set counted = run_query(
+        "select
+            count(*) filter (where judged_by = " ~ this_build() ~ "),
+            count(*) filter (where judged_by <> " ~ this_build() ~ "
+                and " ~ older_turn_sample('turn_id') ~ "),
+            count(*)
+        from marts.fct_turn_verdicts"
+    ).rows[0] -%}
+    {%- set written, sampled, total = counted[0], counted[1], counted[2] -%}
+    {%- do log(
+        "Seed 000 checks (" ~ checks | length ~ ") read " ~ (written + sampled) ~ " of " ~ total
+        ~ " verdict rows: the " ~ written ~ " this build wrote"
+        ~ (" and a " ~ var('recheck_older_share') ~ " sample (" ~ sampled ~ ") of the "
+            ~ (total - written) ~ " earlier builds wrote" if total > written else "")
+        ~ " (docs/rules.md#incremental-builds)",
+        info=true
+    ) -%}
+    {{ return(
+        "create schema if not exists audit;
+        create table if not exists audit.check_coverage (invocation_id varchar,
+            checked_at timestamp, check_count integer, rows_written bigint,
+            rows_sampled bigint, rows_total bigint);
+        insert into audit.check_coverage values (" ~ this_build() ~ ", current_timestamp,
+            " ~ checks | length ~ ", " ~ written ~ ", " ~ sampled ~ ", " ~ total ~ ")"
+    ) }}
+{%- endmacro %}

@@ -1,0 +1,24 @@
+-- The ingest plan of this build, one row per chat_turn file (docs/rules.md#incremental-builds).
+-- DuckDB only: a Spark build has no ledger.
+{{ config(enabled=target.type != 'spark') }}
+
+with source as (
+    select * from {{ source('ingest', 'chat_turn_files') }}
+),
+
+renamed as (
+    select
+        file_path,
+        file_status,
+        file_size,
+        modified_at,
+        ingested_file_size,
+        ingested_modified_at,
+        -- A file this build read was ingested by it.
+        case when file_status = 'new' then planned_by else ingested_by end as ingested_by,
+        ingested_at,
+        build_mode
+    from source
+)
+
+select * from renamed
