@@ -1,6 +1,7 @@
--- The turns this build judged (judged_by), with the card columns that only the evidence and the summaries quote:
--- entity_roles (the recall hedge and count citation), and the card's name and canon_entities
--- as character_name and card_canon_entities (the canon an off-canon verdict cites, rule v2).
+-- The turns this build judged (judged_by), with the card columns that only the evidence and
+-- the summaries quote: entity_roles (the recall hedge and count citation), and the card's name
+-- and canon_entities as character_name and card_canon_entities (the canon an off-canon verdict
+-- cites, rule v2).
 -- A view: joined from the cards, a few dozen rows, rather than copied onto every one of
 -- millions of judged turns.
 {{ config(materialized='view') }}

@@ -30,13 +30,15 @@ final as (
         coalesce(turn_rows.row_count, 0) as row_count,
         coalesce(turn_rows.violating_row_count, 0) as violating_row_count,
         case files.file_status
-            when 'changed' then
-                '수집한 뒤 파일이 바뀌었습니다 (크기 ' || files.ingested_file_size || ' → '
-                || files.file_size || '). 수집한 행을 그대로 두고 다시 읽지 않습니다;'
-                || ' 새로 읽으려면 dbt build --full-refresh 를 실행하세요.'
-            when 'missing' then
-                '수집한 파일이 입력에서 사라졌습니다. 그 행은 그대로 남습니다;'
-                || ' 지우려면 dbt build --full-refresh 를 실행하세요.'
+            when 'changed'
+                then
+                    '수집한 뒤 파일이 바뀌었습니다 (크기 ' || files.ingested_file_size || ' → '
+                    || files.file_size || '). 수집한 행을 그대로 두고 다시 읽지 않습니다;'
+                    || ' 새로 읽으려면 dbt build --full-refresh 를 실행하세요.'
+            when 'missing'
+                then
+                    '수집한 파일이 입력에서 사라졌습니다. 그 행은 그대로 남습니다;'
+                    || ' 지우려면 dbt build --full-refresh 를 실행하세요.'
         end as warning
     from files
     left join turn_rows

@@ -56,8 +56,8 @@ def recall_source(session: list[dict], number: int, roles: list[dict]) -> dict |
 def plan_batches(turns: list[dict], cards: list[dict]) -> tuple[list[list[dict]], dict]:
     """The demo's turns in five daily files: each session's turns spread over the first three
     by their place in the session, so sessions span batches; then a late turn (the first
-    mention a recall turn of an earlier batch looks back at) held back to the fourth batch, a
-    duplicate of a first-batch turn in the second, and a few turns for the fifth."""
+    mention a recall turn of an earlier batch looks back at) held back to the fourth batch
+    with a duplicate of a first-batch turn, and a few turns for the fifth."""
     roles = {card["character_id"]: card.get("entity_roles") or [] for card in cards}
     sessions: dict[str, list[dict]] = {}
     for turn in turns:
@@ -76,15 +76,21 @@ def plan_batches(turns: list[dict], cards: list[dict]) -> tuple[list[list[dict]]
     )
     batch_of[late["turn_id"]] = 3
     batch_of[recalling["turn_id"]] = min(batch_of[recalling["turn_id"]], 2)
-    fifth = [turn for turn in turns if batch_of[turn["turn_id"]] == 2][-5:]
-    fifth = [turn for turn in fifth if turn is not recalling]
+    # Five turns judged as new in the last batch (none of CHR-0003, quarantined by then).
+    fifth = [
+        turn
+        for turn in turns
+        if batch_of[turn["turn_id"]] == 2
+        and turn["character_id"] != "CHR-0003"
+        and turn is not recalling
+    ][-5:]
     for turn in fifth:
         batch_of[turn["turn_id"]] = 4
     batches: list[list[dict]] = [[] for _ in range(5)]
     for turn in turns:
         batches[batch_of[turn["turn_id"]]].append(turn)
     duplicate = dict(batches[0][0], reply_text="같은 turn_id 로 다시 들어온 답장이야.")
-    batches[1].append(duplicate)
+    batches[3].append(duplicate)
     return batches, {"late": late, "recalling": recalling, "duplicate": duplicate}
 
 
@@ -135,11 +141,11 @@ def builds(tmp_path_factory):
         "topic_lexicon": DEMO / "topic_lexicon.csv",
     }
     batch_db = root / "batches.duckdb"
-    reasons, sources = [], []
+    reasons, sources, verdict_counts = [], [], []
     for number, (day, rows) in enumerate(zip(days, batches, strict=True)):
         write_jsonl(cards, early_cards if number < 2 else late_cards)
-        if number == 4:
-            # An ending added before the last batch: every stored turn is judged again.
+        if number == 1:
+            # An ending added before the second batch: every stored turn is judged again.
             with (project / "seeds" / "honorific_endings.csv").open("a", encoding="utf-8") as f:
                 f.write("구나,true,시험용: 규칙이 바뀐 날\n")
         write_jsonl(incoming / day, rows)
@@ -147,6 +153,9 @@ def builds(tmp_path_factory):
             BUILD, root / f"batch-{number + 1}", inputs, database=batch_db, project_dir=project
         )
         reasons.append(judge_reasons(result))
+        verdict_counts.append(
+            result.rows("select count(*) as n from marts.fct_turn_verdicts")[0]["n"]
+        )
         sources.append(
             result.rows(
                 "select recall_source_turn from marts.fct_turn_verdicts"
@@ -168,7 +177,10 @@ def builds(tmp_path_factory):
         "full": full,
         "reasons": reasons,
         "sources": sources,
+        "verdict_counts": verdict_counts,
         "picked": picked,
+        "inputs": inputs,
+        "project": project,
     }
 
 
@@ -207,16 +219,18 @@ def test_daily_batches_end_with_the_full_build_row_for_row(builds, table):
 
 
 def test_each_batch_judged_what_changed(builds):
+    """Each change comes early enough that a later batch's build would show it was missed:
+    the rules, then the cards, then a late turn and a duplicate, then plain new turns."""
     first, second, third, fourth, fifth = builds["reasons"]
     assert set(first) == {"full_build"}
-    assert set(second) == {"new_turn"}
+    # An ending added: every stored turn, the new ones included, is judged again.
+    assert set(second) == {"rules_changed"}
+    assert sum(second.values()) == builds["verdict_counts"][1]
     # New cards: CHR-0001's canon changed, CHR-0002 is clean again, CHR-0003 is quarantined.
     assert {"card_changed", "turn_removed"} <= set(third)
-    assert "late_turn" in fourth
-    assert set(fifth) == {"rules_changed"}
-    assert sum(fifth.values()) == builds["full"].rows(
-        "select count(*) as n from marts.fct_turn_verdicts"
-    )[0]["n"]
+    assert set(fourth) == {"new_turn", "late_turn"}
+    assert set(fifth) == {"new_turn"}
+    assert sum(fifth.values()) == 5
 
 
 def test_a_turn_id_seen_in_an_earlier_batch_is_quarantined(builds):
@@ -225,13 +239,10 @@ def test_a_turn_id_seen_in_an_earlier_batch_is_quarantined(builds):
         "select source_file, reason_code from marts.fct_contract_violations"
         f" where row_key = '{duplicate['turn_id']}'"
     )
-    assert rows == [
-        {"source_file": rows[0]["source_file"], "reason_code": "duplicate_turn_id"}
-    ]
-    assert os.path.basename(rows[0]["source_file"]) == "chat_turn_2026-11-02.jsonl"
+    assert rows == [{"source_file": rows[0]["source_file"], "reason_code": "duplicate_turn_id"}]
+    assert os.path.basename(rows[0]["source_file"]) == "chat_turn_2026-11-04.jsonl"
     kept = builds["batched"].rows(
-        "select reply_text from marts.fct_turn_texts"
-        f" where turn_id = '{duplicate['turn_id']}'"
+        f"select reply_text from marts.fct_turn_texts where turn_id = '{duplicate['turn_id']}'"
     )
     assert kept and kept[0]["reply_text"] != duplicate["reply_text"]
 
@@ -243,3 +254,47 @@ def test_a_late_turn_becomes_the_recall_source_of_an_earlier_batch(builds):
     assert recalling["character_id"] != "CHR-0003"  # whose turns leave the marts
     assert before != [{"recall_source_turn": late["turn_id"]}]
     assert after == [{"recall_source_turn": late["turn_id"]}]
+
+
+def test_a_changed_or_missing_file_is_reported_and_never_read_twice(builds, tmp_path):
+    """Last in this module: it edits the batches' files and builds on their database."""
+    batched = builds["batched"]
+    incoming = Path(builds["inputs"]["chat_turn"]).parent
+    first, second = sorted(incoming.glob("chat_turn_*.jsonl"))[:2]
+    verdicts_before = batched.rows("select count(*) as n from marts.fct_turn_verdicts")[0]["n"]
+    first.unlink()
+    extra = dict(read_jsonl(second)[0], turn_id="T-LATER-EDIT")
+    with second.open("a", encoding="utf-8") as f:
+        f.write(json.dumps(extra, ensure_ascii=False) + "\n")
+    new_turns = [
+        dict(turn, turn_id=f"T-DAY6-{number}", created_at="2026-11-06T09:00:0" + str(number))
+        for number, turn in enumerate(read_jsonl(DEMO / "chat_turn.jsonl")[:2])
+    ]
+    write_jsonl(incoming / "chat_turn_2026-11-06.jsonl", new_turns)
+    result = run_dbt(
+        BUILD, tmp_path, builds["inputs"], database=batched.database, project_dir=builds["project"]
+    )
+    assert f"{second} changed since it was ingested" in result.output
+    assert f"{first} was ingested earlier but the input no longer names it" in result.output
+    statuses = {
+        Path(row["file_path"]).name: (row["file_status"], row["warning"] is not None)
+        for row in result.rows(
+            "select file_path, file_status, warning from marts.fct_ingested_files"
+        )
+    }
+    assert statuses == {
+        "chat_turn_2026-11-01.jsonl": ("missing", True),
+        "chat_turn_2026-11-02.jsonl": ("changed", True),
+        "chat_turn_2026-11-03.jsonl": ("ingested", False),
+        "chat_turn_2026-11-04.jsonl": ("ingested", False),
+        "chat_turn_2026-11-05.jsonl": ("ingested", False),
+        "chat_turn_2026-11-06.jsonl": ("new", False),
+    }
+    # The missing file's turns stay, the changed file's new line is not read, day 6 is added.
+    assert result.rows("select count(*) as n from marts.fct_turn_verdicts")[0]["n"] == (
+        verdicts_before + 2
+    )
+    assert result.rows(
+        "select count(*) as n from marts.fct_turn_verdicts where turn_id = 'T-LATER-EDIT'"
+    ) == [{"n": 0}]
+    assert judge_reasons(result) == Counter({"new_turn": 2})

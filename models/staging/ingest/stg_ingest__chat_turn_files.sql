@@ -14,10 +14,10 @@ renamed as (
         modified_at,
         ingested_file_size,
         ingested_modified_at,
-        -- A file this build read was ingested by it.
-        case when file_status = 'new' then planned_by else ingested_by end as ingested_by,
         ingested_at,
-        build_mode
+        build_mode,
+        -- A file this build read was ingested by it.
+        case when file_status = 'new' then planned_by else ingested_by end as ingested_by
     from source
 )
 

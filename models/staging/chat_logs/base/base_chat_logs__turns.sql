@@ -28,13 +28,14 @@ duplicates as (
 ),
 {%- if is_incremental() %}
 
--- A turn_id an earlier build ingested: its first occurrence is stored, so every row of this
--- build with it is a later one. Looked up from the new rows' keys (few) into the store (many).
-ingested_keys as (
-    select distinct stored.turn_id
-    from {{ this }} as stored
-    where stored.turn_id in (select parsed.turn_id from parsed)
-),
+    -- A turn_id an earlier build ingested: its first occurrence is stored, so every row of
+    -- this build with it is a later one. Looked up from the new rows' keys (few) into the
+    -- store (many).
+    ingested_keys as (
+        select distinct ingested.turn_id
+        from {{ this }} as ingested
+        where ingested.turn_id in (select parsed.turn_id from parsed)
+    ),
 {%- endif %}
 
 checked as (
