@@ -20,17 +20,9 @@
 ) }}
 -- depends_on: {{ ref('base_chat_logs__turns') }}
 
-with turns as (
-    select
-        turn_id,
-        session_id,
-        character_id,
-        created_at,
-        coalesce(user_asked_recall, false) as user_asked_recall
-    from {{ ref('stg_chat_logs__turns') }}
-),
-
-cards as (
+-- Staging is read by each CTE that needs it, with only the columns it needs: a CTE read twice
+-- is materialised whole, and this model reads the whole turn store.
+with cards as (
     select
         character_id,
         card_rules_hash
@@ -64,12 +56,12 @@ current_turns as (
         turns.session_id,
         turns.character_id,
         turns.created_at,
-        turns.user_asked_recall,
         cards.card_rules_hash,
         rule_fingerprint.rule_version,
         rule_fingerprint.rule_fingerprint,
-        llm_summaries.llm_summaries_hash
-    from turns
+        llm_summaries.llm_summaries_hash,
+        coalesce(turns.user_asked_recall, false) as user_asked_recall
+    from {{ ref('stg_chat_logs__turns') }} as turns
     inner join cards
         on turns.character_id = cards.character_id
     cross join rule_fingerprint
@@ -79,16 +71,12 @@ current_turns as (
 
 {% if is_incremental() %}
 
-    previous as (
-        select * from {{ this }}
-        where not is_removed
-    ),
-
     judged_rules as (
         select distinct
             rule_version,
             rule_fingerprint
-        from previous
+        from {{ this }}
+        where not is_removed
     ),
 
     -- Every stored turn is judged again when the rules changed.
@@ -107,7 +95,8 @@ current_turns as (
         select distinct
             character_id,
             card_rules_hash
-        from previous
+        from {{ this }}
+        where not is_removed
     ),
 
     changed_cards as (
@@ -120,9 +109,12 @@ current_turns as (
         where cards.character_id is null or judged_cards.character_id is null
     ),
 
-    -- The clean turns this build ingested.
+    -- The rows this build ingested without a violation of their own.
     new_turns as (
-        select turn_id
+        select
+            turn_id,
+            session_id,
+            created_at
         from {{ ref('base_chat_logs__turns') }}
         where
             _ingested_by = {{ this_build() }}
@@ -133,48 +125,80 @@ current_turns as (
     -- then on that asks to recall may now find (or lose) its first mention.
     earliest_new_in_session as (
         select
-            current_turns.session_id,
-            min(current_turns.created_at) as created_at
-        from current_turns
-        inner join new_turns
-            on current_turns.turn_id = new_turns.turn_id
-        group by current_turns.session_id
+            session_id,
+            min(created_at) as created_at
+        from new_turns
+        group by session_id
     ),
 
     late_recall_turns as (
-        select current_turns.turn_id
-        from current_turns
+        select recall_turns.turn_id
+        from {{ ref('stg_chat_logs__turns') }} as recall_turns
         inner join earliest_new_in_session
-            on current_turns.session_id = earliest_new_in_session.session_id
+            on recall_turns.session_id = earliest_new_in_session.session_id
         where
-            current_turns.user_asked_recall
-            and current_turns.created_at >= earliest_new_in_session.created_at
-    ),
-
-    current_llm_summaries as (
-        select
-            turn_id,
-            llm_summaries_hash
-        from current_turns
-        where llm_summaries_hash is not null
+            coalesce(recall_turns.user_asked_recall, false)
+            and recall_turns.created_at >= earliest_new_in_session.created_at
     ),
 
     judged_llm_summaries as (
         select
             turn_id,
             llm_summaries_hash
-        from previous
-        where llm_summaries_hash is not null
+        from {{ this }}
+        where not is_removed and llm_summaries_hash is not null
     ),
 
     llm_summaries_changed as (
-        select coalesce(current_llm_summaries.turn_id, judged_llm_summaries.turn_id) as turn_id
-        from current_llm_summaries
+        select coalesce(llm_summaries.turn_id, judged_llm_summaries.turn_id) as turn_id
+        from llm_summaries
         full outer join judged_llm_summaries
-            on current_llm_summaries.turn_id = judged_llm_summaries.turn_id
+            on llm_summaries.turn_id = judged_llm_summaries.turn_id
         where
-            current_llm_summaries.llm_summaries_hash
+            llm_summaries.llm_summaries_hash
             is distinct from judged_llm_summaries.llm_summaries_hash
+    ),
+
+    card_changed_turns as (
+        select turns.turn_id
+        from {{ ref('stg_chat_logs__turns') }} as turns
+        inner join changed_cards
+            on turns.character_id = changed_cards.character_id
+    ),
+
+    -- Each turn to judge once, with its first reason in this order.
+    reasons as (
+        select
+            turn_id,
+            1 as reason_order,
+            'card_changed' as judge_reason
+        from card_changed_turns
+        union all
+        select
+            turn_id,
+            2 as reason_order,
+            'new_turn' as judge_reason
+        from new_turns
+        union all
+        select
+            turn_id,
+            3 as reason_order,
+            'llm_summaries_changed' as judge_reason
+        from llm_summaries_changed
+        union all
+        select
+            turn_id,
+            4 as reason_order,
+            'late_turn' as judge_reason
+        from late_recall_turns
+    ),
+
+    first_reasons as (
+        select
+            turn_id,
+            arg_min(judge_reason, reason_order) as judge_reason
+        from reasons
+        group by turn_id
     ),
 
     judged as (
@@ -182,39 +206,25 @@ current_turns as (
             current_turns.*,
             case
                 when rules_changed.is_changed then 'rules_changed'
-                when
-                    current_turns.character_id
-                    in (select changed_cards.character_id from changed_cards)
-                    then 'card_changed'
-                when current_turns.turn_id in (select new_turns.turn_id from new_turns)
-                    then 'new_turn'
-                when
-                    current_turns.turn_id
-                    in (select llm_summaries_changed.turn_id from llm_summaries_changed)
-                    then 'llm_summaries_changed'
-                when
-                    current_turns.turn_id
-                    in (select late_recall_turns.turn_id from late_recall_turns)
-                    then 'late_turn'
+                else first_reasons.judge_reason
             end as judge_reason
         from current_turns
         cross join rules_changed
+        left join first_reasons
+            on current_turns.turn_id = first_reasons.turn_id
+        where rules_changed.is_changed or first_reasons.turn_id is not null
     ),
 
     -- Stored turns that are no longer clean: their card changed and they left staging.
-    changed_card_turns as (
-        select current_turns.turn_id
-        from current_turns
-        inner join changed_cards
-            on current_turns.character_id = changed_cards.character_id
-    ),
-
     removed as (
-        select previous.*
-        from previous
+        select judged_turns.*
+        from {{ this }} as judged_turns
         inner join changed_cards
-            on previous.character_id = changed_cards.character_id
-        where previous.turn_id not in (select changed_card_turns.turn_id from changed_card_turns)
+            on judged_turns.character_id = changed_cards.character_id
+        where
+            not judged_turns.is_removed
+            and judged_turns.turn_id
+            not in (select card_changed_turns.turn_id from card_changed_turns)
     ),
 
     final as (
@@ -231,7 +241,6 @@ current_turns as (
             judge_reason,
             false as is_removed
         from judged
-        where judge_reason is not null
         union all
         select
             turn_id,

@@ -2,8 +2,13 @@
 
 A JSON array of one object per turn holding exactly the output schema's fields, in turn_id
 order: DuckDB serialises and sorts the lines, python_udfs.export streams them to disk. The
-model's own table is the export's receipt: where it was written, how many turns and how many
-bytes. It runs after the tests of fct_turn_verdicts, so a build whose verdicts fail their
+model's own table is the export's receipt: where it was written, what it holds, how many turns
+and how many bytes.
+
+What it holds (var export_scope, docs/rules.md#incremental-builds): `all`, every verdict (the
+default); or `changed`, the verdicts this build wrote, for a nightly pipeline that hands on
+each day's new and re-judged verdicts instead of rewriting every verdict ever made (a full
+build writes every verdict either way). It runs after the tests of fct_turn_verdicts, so a build whose verdicts fail their
 checks writes no export.
 
 Where the export goes:
@@ -27,6 +32,12 @@ from python_udfs import export
 def model(dbt, session):
     dbt.config(materialized="table")
     verdicts = dbt.ref("fct_turn_verdicts")
+    judged = dbt.ref("int_turns_to_judge").filter("not is_removed").select("turn_id")
+    scope = dbt.config.get("export_scope")
+    if scope not in ("all", "changed"):
+        raise ValueError(f"var export_scope must be 'all' or 'changed', got {scope!r}")
+    if scope == "changed":
+        verdicts = verdicts.join(judged, "turn_id", how="semi")
     ((database,),) = session.execute(
         "select path from duckdb_databases() where database_name = current_database()"
     ).fetchall()
@@ -45,6 +56,7 @@ def model(dbt, session):
     return pa.table(
         {
             "export_path": pa.array([str(target)], pa.string()),
+            "export_scope": pa.array([scope], pa.string()),
             "turn_count": pa.array([turns], pa.int64()),
             "byte_count": pa.array([size], pa.int64()),
         }

@@ -21,6 +21,8 @@ with exported as (
 
 select
     cast('{{ spark_export_dir() }}' as string) as export_path,
+    -- Every verdict: a Spark build writes every one (export_scope changed holds them all too).
+    cast({{ sql_text(var('export_scope')) }} as string) as export_scope,
     cast(turn_count as bigint) as turn_count,
     -- The file's size: the array and the line end the text writer adds.
     cast(octet_length(json_array) + 1 as bigint) as byte_count

@@ -272,7 +272,12 @@ def test_a_changed_or_missing_file_is_reported_and_never_read_twice(builds, tmp_
     ]
     write_jsonl(incoming / "chat_turn_2026-11-06.jsonl", new_turns)
     result = run_dbt(
-        BUILD, tmp_path, builds["inputs"], database=batched.database, project_dir=builds["project"]
+        BUILD,
+        tmp_path,
+        builds["inputs"],
+        extra_vars={"export_scope": "changed"},
+        database=batched.database,
+        project_dir=builds["project"],
     )
     assert f"{second} changed since it was ingested" in result.output
     assert f"{first} was ingested earlier but the input no longer names it" in result.output
@@ -298,3 +303,9 @@ def test_a_changed_or_missing_file_is_reported_and_never_read_twice(builds, tmp_
         "select count(*) as n from marts.fct_turn_verdicts where turn_id = 'T-LATER-EDIT'"
     ) == [{"n": 0}]
     assert judge_reasons(result) == Counter({"new_turn": 2})
+    # export_scope changed: the export holds the verdicts this build wrote, and says so.
+    exported = json.loads(result.export.read_text(encoding="utf-8"))
+    assert sorted(verdict["turn_id"] for verdict in exported) == ["T-DAY6-0", "T-DAY6-1"]
+    assert result.rows("select export_scope, turn_count from marts.export_turn_verdicts") == [
+        {"export_scope": "changed", "turn_count": 2}
+    ]

@@ -12,6 +12,10 @@
 
 with verdicts as (
     select * from {{ ref('fct_turn_verdicts') }}
+    {%- if is_incremental() %}
+        -- Only the verdicts this build wrote can differ from the recorded ones.
+        where judged_by = {{ this_build() }}
+    {%- endif %}
 ),
 
 current_rules as (
