@@ -8,8 +8,8 @@ and how many bytes.
 What it holds (var export_scope, docs/rules.md#incremental-builds): `all`, every verdict (the
 default); or `changed`, the verdicts this build wrote, for a nightly pipeline that hands on
 each day's new and re-judged verdicts instead of rewriting every verdict ever made (a full
-build writes every verdict either way). It runs after the tests of fct_turn_verdicts, so a build whose verdicts fail their
-checks writes no export.
+build writes every verdict either way). It runs after the tests of fct_turn_verdicts, so a
+build whose verdicts fail their checks writes no export.
 
 Where the export goes:
 - an explicit var export_path, relative to the project root or absolute (`~` expanded);
