@@ -1,6 +1,6 @@
 {#
     on-run-end: which verdict rows the seed-000 checks (tests/marts/assert_check_*) read in this
-    build (checked_turn): the rows it wrote and the sample of older rows. One log line, and one
+    build (checked_turn): those of the turns it judged and the sample of older rows. One log line, and one
     row in audit.check_coverage, so that a check passing on an incremental build is never read
     as a check of every row. DuckDB only: a Spark build writes every row, so checks all of them.
 #}
@@ -22,19 +22,24 @@
         {{ return('select 1') }}
     {%- endif -%}
     {%- set counted = run_query(
-        "select
-            count(*) filter (where judged_by = " ~ this_build() ~ "),
-            count(*) filter (where judged_by <> " ~ this_build() ~ "
-                and " ~ older_turn_sample('turn_id') ~ "),
+        "with verdicts as (
+            select
+                turn_id,
+                turn_id in (select turn_id from intermediate.int_turns_to_judge) as in_batch
+            from marts.fct_turn_verdicts
+        )
+        select
+            count(*) filter (where in_batch),
+            count(*) filter (where not in_batch and " ~ older_turn_sample('turn_id') ~ "),
             count(*)
-        from marts.fct_turn_verdicts"
+        from verdicts"
     ).rows[0] -%}
     {%- set written, sampled, total = counted[0], counted[1], counted[2] -%}
     {%- do log(
         "Seed 000 checks (" ~ checks | length ~ ") read " ~ (written + sampled) ~ " of " ~ total
-        ~ " verdict rows: the " ~ written ~ " this build wrote"
+        ~ " verdict rows: the " ~ written ~ " of the turns this build judged"
         ~ (" and a " ~ var('recheck_older_share') ~ " sample (" ~ sampled ~ ") of the "
-            ~ (total - written) ~ " earlier builds wrote" if total > written else "")
+            ~ (total - written) ~ " older rows" if total > written else "")
         ~ " (docs/rules.md#incremental-builds)",
         info=true
     ) -%}

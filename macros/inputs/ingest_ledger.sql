@@ -48,6 +48,8 @@
         'create table if not exists audit.ingested_files (input_table varchar, file_path varchar,'
             ~ ' file_size bigint, modified_at timestamp, ingested_by varchar,'
             ~ ' ingested_at timestamp)',
+        'create table if not exists audit.finished_batches (invocation_id varchar,'
+            ~ ' finished_at timestamp)',
     ] -%}
     {%- if store_exists and not ledger_exists and not flags.FULL_REFRESH -%}
         {#- A turn store without a ledger (a database built before there was one): which files

@@ -66,14 +66,18 @@
 {%- endmacro %}
 
 {#
-    The verdict rows a seed-000 check reads (docs/rules.md#incremental-builds): every row this
-    build wrote, plus a deterministic sample of the rows earlier builds wrote (the share
-    var('recheck_older_share') of them, chosen by a hash of the turn id, the same ones every
-    time). A full build wrote every row, so it checks every row; an incremental build checks
-    what it judged, and an on-run-end line (log_check_coverage) says how many rows of each.
+    The verdict rows a seed-000 check reads (docs/rules.md#incremental-builds): every turn of
+    the last build's batch (`batch`: the relation of int_turns_to_judge, which the caller refs),
+    plus a deterministic sample of the older rows (the share var('recheck_older_share') of
+    them, chosen by a hash of the turn id, the same ones every time). A full build judged every
+    turn, so it checks every row; an incremental build checks what it judged, and an
+    on-run-end line (log_check_coverage) says how many rows of each.
 #}
-{% macro checked_turn(turn_id_expression, judged_by_expression) -%}
-    ({{ judged_by_expression }} = {{ this_build() }} or {{ older_turn_sample(turn_id_expression) }})
+{% macro checked_turn(turn_id_expression, batch) -%}
+    (
+        {{ turn_id_expression }} in (select batch.turn_id from {{ batch }} as batch)
+        or {{ older_turn_sample(turn_id_expression) }}
+    )
 {%- endmacro %}
 
 {% macro older_turn_sample(turn_id_expression) -%}

@@ -2,13 +2,15 @@
 -- rule and card fingerprints it was judged with (docs/rules.md#incremental-builds). A full
 -- build judges every clean turn. An incremental build (DuckDB) rewrites the rows of the turns
 -- it judges again, each with its reason:
---   new_turn         ingested by this build;
+--   new_turn         of an ingest batch no build judged yet (normally this build's);
 --   rules_changed    the rule version or fingerprint (endings, terminators, lexicon) changed:
 --                    every turn;
 --   card_changed     its card's rules (card_rules_hash: canon, canon_review, register, first
 --                    person, forbidden topics, roles) changed, or its card became clean;
 --   llm_summaries_changed  the LLM-written summaries given for it changed;
 --   late_turn        it asks to recall, and this build ingested an earlier turn of its session;
+--   unfinished_build the build that last judged it stopped before every judging model of the
+--                    turn store wrote it (audit.finished_batches, record_finished_batch);
 --   turn_removed     its card is no longer clean: its rows leave the verdict marts
 --                    (fct_contract_violations quarantines it as unknown_character_id).
 -- int_turns_to_judge lists this build's rows; the turn-store models judge exactly those.
@@ -18,7 +20,6 @@
     unique_key='turn_id',
     on_schema_change='fail',
 ) }}
--- depends_on: {{ ref('base_chat_logs__turns') }}
 
 -- Staging is read by each CTE that needs it, with only the columns it needs: a CTE read twice
 -- is materialised whole, and this model reads the whole turn store.
@@ -60,6 +61,7 @@ current_turns as (
         rule_fingerprint.rule_version,
         rule_fingerprint.rule_fingerprint,
         llm_summaries.llm_summaries_hash,
+        turns._ingested_by as ingested_by,
         coalesce(turns.user_asked_recall, false) as user_asked_recall
     from {{ ref('stg_chat_logs__turns') }} as turns
     inner join cards
@@ -109,16 +111,34 @@ current_turns as (
         where cards.character_id is null or judged_cards.character_id is null
     ),
 
-    -- The rows this build ingested without a violation of their own.
+    -- The ingest batches whose turns were judged: any other batch is new (this build's, or
+    -- one whose build stopped after ingesting it).
+    judged_batches as (
+        select distinct ingested_by
+        from {{ this }}
+    ),
+
+    -- Batches whose build stopped before every judging model wrote them: judged again.
+    unfinished_turns as (
+        select
+            turn_id,
+            character_id
+        from {{ this }}
+        where
+            judged_by not in (
+                select finished.invocation_id
+                from {{ source('ingest', 'finished_batches') }} as finished
+            )
+    ),
+
+    -- The clean turns of the new batches.
     new_turns as (
         select
             turn_id,
             session_id,
             created_at
-        from {{ ref('base_chat_logs__turns') }}
-        where
-            _ingested_by = {{ this_build() }}
-            and {{ list_size_function() }}(_violations) = 0
+        from {{ ref('stg_chat_logs__turns') }}
+        where _ingested_by not in (select judged_batches.ingested_by from judged_batches)
     ),
 
     -- Per session, the earliest created_at among its new turns: a turn of the session from
@@ -182,6 +202,12 @@ current_turns as (
         union all
         select
             turn_id,
+            5 as reason_order,
+            'unfinished_build' as judge_reason
+        from unfinished_turns
+        union all
+        select
+            turn_id,
             3 as reason_order,
             'llm_summaries_changed' as judge_reason
         from llm_summaries_changed
@@ -215,16 +241,22 @@ current_turns as (
         where rules_changed.is_changed or first_reasons.turn_id is not null
     ),
 
-    -- Stored turns that are no longer clean: their card changed and they left staging.
-    removed as (
+    -- Stored turns that are no longer clean (their card changed, so they left staging), and
+    -- removed turns of an unfinished batch: removed (again) from the verdict marts.
+    removal_candidates as (
         select judged_turns.*
         from {{ this }} as judged_turns
-        inner join changed_cards
-            on judged_turns.character_id = changed_cards.character_id
         where
-            not judged_turns.is_removed
-            and judged_turns.turn_id
-            not in (select card_changed_turns.turn_id from card_changed_turns)
+            judged_turns.character_id in (select changed_cards.character_id from changed_cards)
+            or judged_turns.turn_id in (select unfinished_turns.turn_id from unfinished_turns)
+    ),
+
+    removed as (
+        select removal_candidates.*
+        from removal_candidates
+        left join {{ ref('stg_chat_logs__turns') }} as turns
+            on removal_candidates.turn_id = turns.turn_id
+        where turns.turn_id is null
     ),
 
     final as (
@@ -238,6 +270,7 @@ current_turns as (
             rule_version,
             rule_fingerprint,
             llm_summaries_hash,
+            ingested_by,
             judge_reason,
             false as is_removed
         from judged
@@ -252,6 +285,7 @@ current_turns as (
             rule_version,
             rule_fingerprint,
             llm_summaries_hash,
+            ingested_by,
             'turn_removed' as judge_reason,
             true as is_removed
         from removed

@@ -1,14 +1,19 @@
--- The turns this build judged (judged_by), with the card columns that only the evidence and
--- the summaries quote: entity_roles (the recall hedge and count citation), and the card's name
--- and canon_entities as character_name and card_canon_entities (the canon an off-canon verdict
--- cites, rule v2).
+-- The turns of this build's batch (int_turns_to_judge), with the card columns that only the
+-- evidence and the summaries quote: entity_roles (the recall hedge and count citation), and
+-- the card's name and canon_entities as character_name and card_canon_entities (the canon an
+-- off-canon verdict cites, rule v2).
 -- A view: joined from the cards, a few dozen rows, rather than copied onto every one of
 -- millions of judged turns.
 {{ config(materialized='view') }}
 
-with judged as (
+with turns_to_judge as (
+    select turn_id from {{ ref('int_turns_to_judge') }}
+    where not is_removed
+),
+
+judged as (
     select * from {{ ref('int_turns_judged') }}
-    where judged_by = {{ this_build() }}
+    where turn_id in (select turns_to_judge.turn_id from turns_to_judge)
 ),
 
 character_cards as (

@@ -9,7 +9,6 @@
     on_schema_change='fail',
     pre_hook="{{ delete_judged_turns(ref('int_turns_to_judge')) }}",
 ) }}
--- depends_on: {{ ref('int_turns_to_judge') }}
 
 {%- set no_code = 'cast(null as ' ~ text_type() ~ ')' %}
 {%- set checks = [
@@ -31,9 +30,14 @@
     ])) %}
 {%- endfor %}
 
-with judged as (
+with turns_to_judge as (
+    select turn_id from {{ ref('int_turns_to_judge') }}
+    where not is_removed
+),
+
+judged as (
     select * from {{ ref('int_turns_judged') }}
-    where judged_by = {{ this_build() }}
+    where turn_id in (select turns_to_judge.turn_id from turns_to_judge)
 ),
 
 -- One scan of judged: each turn's five checks as a list, unnested.

@@ -3,7 +3,7 @@
 with verdicts as (
     select * from {{ ref('fct_turn_verdicts') }}
     -- The rows this build wrote and a sample of older ones (checked_turn).
-    where {{ checked_turn('turn_id', 'judged_by') }}
+    where {{ checked_turn('turn_id', ref('int_turns_to_judge')) }}
 )
 
 select

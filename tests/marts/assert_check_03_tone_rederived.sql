@@ -12,7 +12,7 @@ with verdicts as (
     where
         {{ recheck_sample('turn_id', ref('stg_chat_logs__turns')) }}
         -- The rows this build wrote and a sample of older ones (checked_turn).
-        and {{ checked_turn('turn_id', 'judged_by') }}
+        and {{ checked_turn('turn_id', ref('int_turns_to_judge')) }}
 ),
 
 turns as (

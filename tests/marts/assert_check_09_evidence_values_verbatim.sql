@@ -16,7 +16,7 @@
 -- The rows this build wrote and a sample of older ones (checked_turn).
 with checked_verdicts as (
     select turn_id from {{ ref('fct_turn_verdicts') }}
-    where {{ checked_turn('turn_id', 'judged_by') }}
+    where {{ checked_turn('turn_id', ref('int_turns_to_judge')) }}
 ),
 
 compared as (

@@ -1,5 +1,5 @@
 -- Assert that the export wrote one object per verdict row: its receipt counts exactly the
--- turns of fct_turn_verdicts, or with export_scope `changed` those this build wrote (the file
+-- turns of fct_turn_verdicts, or with export_scope `changed` those of this build's batch (the file
 -- itself is validated against the schema by pytest).
 with receipt as (
     select * from {{ ref('export_turn_verdicts') }}
@@ -10,7 +10,7 @@ verdicts as (
     from {{ ref('fct_turn_verdicts') }}
     where
         (select receipt.export_scope from receipt) = 'all'
-        or judged_by = {{ this_build() }}
+        or turn_id in (select batch.turn_id from {{ ref('int_turns_to_judge') }} as batch)
 )
 
 select

@@ -309,3 +309,35 @@ def test_a_changed_or_missing_file_is_reported_and_never_read_twice(builds, tmp_
     assert result.rows("select export_scope, turn_count from marts.export_turn_verdicts") == [
         {"export_scope": "changed", "turn_count": 2}
     ]
+
+
+def test_a_batch_whose_build_stopped_early_is_judged_by_the_next(builds, tmp_path):
+    """After the test above: the judging state advances over a new file, but no verdict model
+    runs (a build that stopped); the next build judges that batch's turns."""
+    batched = builds["batched"]
+    incoming = Path(builds["inputs"]["chat_turn"]).parent
+    new_turns = [
+        dict(turn, turn_id=f"T-DAY7-{number}", created_at="2026-11-07T09:00:0" + str(number))
+        for number, turn in enumerate(read_jsonl(DEMO / "chat_turn.jsonl")[:2])
+    ]
+    write_jsonl(incoming / "chat_turn_2026-11-07.jsonl", new_turns)
+    verdicts = "select count(*) as n from marts.fct_turn_verdicts"
+    before = batched.rows(verdicts)[0]["n"]
+    stopped = run_dbt(
+        ["build", "--select", "base_chat_logs__turns", "int_turn_judging_state"],
+        tmp_path / "stopped",
+        builds["inputs"],
+        database=batched.database,
+        project_dir=builds["project"],
+    )
+    assert judge_reasons(stopped) == Counter({"new_turn": 2})
+    assert stopped.rows(verdicts)[0]["n"] == before
+    resumed = run_dbt(
+        BUILD,
+        tmp_path / "resumed",
+        builds["inputs"],
+        database=batched.database,
+        project_dir=builds["project"],
+    )
+    assert judge_reasons(resumed) == Counter({"unfinished_build": 2})
+    assert resumed.rows(verdicts)[0]["n"] == before + 2

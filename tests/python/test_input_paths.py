@@ -105,7 +105,15 @@ def test_readme_own_logs_section_works_as_written(tmp_path):
         with_environment + "\n.venv/bin/dbt build --select fct_turn_verdicts+\n", home, database
     )
     assert second.returncode == 0, second.stdout[-4000:] + second.stderr[-2000:]
-    assert count(database, "select count(*) from raw.chat_turn") == turns
+    # The same files: ingested by the first build, none read again, every verdict kept.
+    assert (
+        count(
+            database,
+            "select count(*) from marts.fct_ingested_files where file_status <> 'ingested'",
+        )
+        == 0
+    )
+    assert count(database, "select count(*) from marts.fct_turn_verdicts") == turns
     assert count(database, "select count(*) from marts.fct_golden_agreement") == 1
 
 

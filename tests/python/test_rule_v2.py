@@ -128,9 +128,12 @@ def test_history_records_again_when_judged_inputs_change(tmp_path):
     assert history(first, "T-outside") == [("v2", "세계관 밖 고유명사")]
 
     # The same turn_id, its text and names edited: recorded again, counted once by its latest.
+    # Other files into the same database: a full rebuild (an incremental build would keep the
+    # first file's turns and quarantine the edited row as a duplicate turn_id); the history,
+    # never rebuilt, keeps the first verdict.
     edited = [TURNS[0], turn("T-outside", "어제 하람이 카페에 들렀어.", ["하람"], 1)]
     second = run_dbt(
-        BUILD_WITHOUT_TESTS,
+        [*BUILD_WITHOUT_TESTS, "--full-refresh"],
         tmp_path / "b2",
         write_inputs(tmp_path / "in2", edited),
         database=database,

@@ -9,12 +9,13 @@
     full_refresh=false,
     on_schema_change='append_new_columns',
 ) }}
+-- depends_on: {{ ref('int_turns_to_judge') }}
 
 with verdicts as (
     select * from {{ ref('fct_turn_verdicts') }}
     {%- if is_incremental() %}
-        -- Only the verdicts this build wrote can differ from the recorded ones.
-        where judged_by = {{ this_build() }}
+        -- Only the verdicts of this build's batch can differ from the recorded ones.
+        where turn_id in (select batch.turn_id from {{ ref('int_turns_to_judge') }} as batch)
     {%- endif %}
 ),
 

@@ -22,7 +22,8 @@ clean as (
         first_person,
         named_entities,
         honorific_level,
-        user_asked_recall
+        user_asked_recall,
+        _ingested_by
     from base
     where
         {{ list_size_function() }}(_violations) = 0
