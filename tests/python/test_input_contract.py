@@ -78,7 +78,9 @@ def staging_tables(result):
     for model in STAGING:
         key = {"stg_chat_logs__turns": "turn_id", "stg_chat_logs__character_cards": "character_id"}
         order = key.get(model, "term_order")
-        tables[model] = result.rows(f"select * from staging.{model} order by {order}")
+        # _ingested_by names the build that read a turn (docs/rules.md#incremental-builds).
+        columns = "* exclude (_ingested_by)" if model == "stg_chat_logs__turns" else "*"
+        tables[model] = result.rows(f"select {columns} from staging.{model} order by {order}")
     return tables
 
 
