@@ -21,6 +21,13 @@
     {%- if not execute or not checks -%}
         {{ return('select 1') }}
     {%- endif -%}
+    {#- A build that failed before the verdicts or the batch existed has nothing to count. -#}
+    {%- if run_query(
+        "select count(*) from duckdb_tables() where (schema_name, table_name) in"
+        ~ " (('marts', 'fct_turn_verdicts'), ('intermediate', 'int_turn_judging_state'))"
+    ).columns[0].values()[0] < 2 -%}
+        {{ return('select 1') }}
+    {%- endif -%}
     {%- set counted = run_query(
         "with verdicts as (
             select

@@ -53,19 +53,15 @@
     ] -%}
     {%- if store_exists and not ledger_exists and not flags.FULL_REFRESH -%}
         {#- A turn store without a ledger (a database built before there was one): which files
-            it holds is unknown, so every incremental model is built anew from every file
-            (appending them would make every turn a duplicate). -#}
-        {%- do exceptions.warn(
-            "input_chat_turn: this database holds turns but no ingest ledger; every file is "
-            ~ "read again and the turn store is rebuilt"
-        ) -%}
-        {%- for node in graph.nodes.values()
-            if node.resource_type == 'model' and node.config.materialized == 'incremental'
-            and node.config.full_refresh is not false -%}
-            {%- do statements.append(
-                'drop table if exists ' ~ node.schema ~ '.' ~ (node.alias or node.name)
-            ) -%}
-        {%- endfor -%}
+            it holds is unknown, and appending them again would make every turn a duplicate.
+            The tables cannot be dropped here (dbt has cached them as existing), so the build
+            stops before any model runs and says what to do. -#}
+        {{ exceptions.raise_compiler_error(
+            "input_chat_turn: this database (" ~ target.path ~ ") holds turns but no ingest "
+            ~ "ledger: it was built before builds became incremental. Run `dbt build "
+            ~ "--full-refresh` once; later builds read only new files "
+            ~ "(docs/rules.md#incremental-builds)."
+        ) }}
     {%- endif -%}
     {%- set listing = "select filename as file_path, size as file_size,"
         ~ " cast(last_modified as timestamp) as modified_at from read_blob(" ~ sql_text(path) ~ ")" -%}
