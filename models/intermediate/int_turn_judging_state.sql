@@ -72,6 +72,12 @@ current_turns as (
 ),
 
 {% if is_incremental() %}
+    {#- The columns a judged turn and a removed one both carry into the state. -#}
+    {%- set stored_columns = [
+        'turn_id', 'session_id', 'character_id', 'created_at', 'user_asked_recall',
+        'card_rules_hash', 'rule_version', 'rule_fingerprint', 'llm_summaries_hash',
+        'ingested_by',
+    ] %}
 
     judged_rules as (
         select distinct
@@ -261,31 +267,13 @@ current_turns as (
 
     final as (
         select
-            turn_id,
-            session_id,
-            character_id,
-            created_at,
-            user_asked_recall,
-            card_rules_hash,
-            rule_version,
-            rule_fingerprint,
-            llm_summaries_hash,
-            ingested_by,
+            {{ stored_columns | join(',\n            ') }},
             judge_reason,
             false as is_removed
         from judged
         union all
         select
-            turn_id,
-            session_id,
-            character_id,
-            created_at,
-            user_asked_recall,
-            card_rules_hash,
-            rule_version,
-            rule_fingerprint,
-            llm_summaries_hash,
-            ingested_by,
+            {{ stored_columns | join(',\n            ') }},
             'turn_removed' as judge_reason,
             true as is_removed
         from removed

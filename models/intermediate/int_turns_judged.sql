@@ -15,19 +15,7 @@ with turns_to_judge as (
 ),
 
 turns as (
-    select
-        turns.turn_id,
-        turns.session_id,
-        turns.character_id,
-        turns.model_id,
-        turns.created_at,
-        turns.prompt_id,
-        turns.user_message,
-        turns.reply_text,
-        turns.first_person,
-        turns.named_entities,
-        turns.honorific_level,
-        turns.user_asked_recall
+    select turns.*
     from {{ ref('stg_chat_logs__turns') }} as turns
     inner join turns_to_judge
         on turns.turn_id = turns_to_judge.turn_id

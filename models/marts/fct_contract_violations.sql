@@ -45,10 +45,15 @@ checked_turns as (
         coalesce(raw_turn_id, turn_id) as row_key,
         {{ list_concat_function() }}(
             {% if is_incremental() -%}
-                -- Stored rows' own violations are already in the table.
+                -- A row whose own violations are stored keeps them (after the pre-hook, the
+                -- table holds only those): a row of a build that stopped before this model
+                -- still gets its own.
                 case
-                    when _ingested_by = {{ this_build() }} then _violations
-                    else _violations[1:0]
+                    when (_source_file, _source_row) in (
+                        select (quarantined.source_file, quarantined.source_row)
+                        from {{ this }} as quarantined
+                    ) then _violations[1:0]
+                    else _violations
                 end,
             {%- else -%}
                 _violations,

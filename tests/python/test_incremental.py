@@ -320,11 +320,14 @@ def test_a_batch_whose_build_stopped_early_is_judged_by_the_next(builds, tmp_pat
         dict(turn, turn_id=f"T-DAY7-{number}", created_at="2026-11-07T09:00:0" + str(number))
         for number, turn in enumerate(read_jsonl(DEMO / "chat_turn.jsonl")[:2])
     ]
-    write_jsonl(incoming / "chat_turn_2026-11-07.jsonl", new_turns)
+    # And a row without its reply_text: its own violation is quarantined by the next build.
+    broken = dict(new_turns[0], turn_id="T-DAY7-BROKEN", reply_text=None)
+    write_jsonl(incoming / "chat_turn_2026-11-07.jsonl", [*new_turns, broken])
     verdicts = "select count(*) as n from marts.fct_turn_verdicts"
     before = batched.rows(verdicts)[0]["n"]
     stopped = run_dbt(
-        ["build", "--select", "base_chat_logs__turns", "int_turn_judging_state"],
+        # `run`: the models only, as in a build stopped before the tests and the rest.
+        ["run", "--select", "base_chat_logs__turns", "int_turn_judging_state"],
         tmp_path / "stopped",
         builds["inputs"],
         database=batched.database,
@@ -341,3 +344,7 @@ def test_a_batch_whose_build_stopped_early_is_judged_by_the_next(builds, tmp_pat
     )
     assert judge_reasons(resumed) == Counter({"unfinished_build": 2})
     assert resumed.rows(verdicts)[0]["n"] == before + 2
+    assert resumed.rows(
+        "select column_name, reason_code from marts.fct_contract_violations"
+        " where row_key = 'T-DAY7-BROKEN'"
+    ) == [{"column_name": "reply_text", "reason_code": "missing_required_value"}]
