@@ -1,28 +1,93 @@
 {#
     The turn store (docs/rules.md#incremental-builds): the models that hold one row (or a few)
-    per turn and that a build only adds to or rewrites for the turns it judges. On DuckDB they
-    are incremental; the strategy is `append` after a pre-hook deletes the rows of every turn
-    the build judges again or removes (delete_judged_turns), because a turn that leaves the
-    store (its card was quarantined) has no new row that a `delete+insert` on the unique key
-    would match. On Spark, without Delta or Iceberg tables (no DELETE, no MERGE), they are
-    tables rebuilt in full by every build.
+    per turn and that a build only adds to or rewrites for the turns it judges. They are
+    incremental on both engines, each with the strategy its tables allow:
+
+    - DuckDB: `append`, after a pre-hook deletes the rows of every turn the build judges again
+      or removes (delete_judged_turns). A turn that leaves the store (its card was
+      quarantined) has no new row that a `delete+insert` on the unique key would match.
+    - Spark: Parquet tables (no Delta or Iceberg jars: no DELETE, no MERGE), so
+      `insert_overwrite` of partitions, partitioned by judged_by (the build that wrote the
+      rows). A build's new rows land in a partition of their own; a partition holding turns
+      it judges again is rewritten with its other rows (kept_turn_store_rows), and one left
+      with none of them is dropped (drop_stale_partitions).
+
+    `spark` is the materialization on Spark, for a model whose rows cannot be rewritten by
+    partition (the quarantine: a table, recomputed from the stored rows).
 #}
-{% macro turn_store_materialization() -%}
-    {{- return('table' if target.type == 'spark' else 'incremental') -}}
+{% macro turn_store_materialization(spark='incremental') -%}
+    {{- return(spark if target.type == 'spark' else 'incremental') -}}
+{%- endmacro %}
+
+{# The incremental strategy: `duckdb` on DuckDB, insert_overwrite of partitions on Spark. #}
+{% macro turn_store_strategy(duckdb='append') -%}
+    {{- return('insert_overwrite' if target.type == 'spark' else duckdb) -}}
+{%- endmacro %}
+
+{# The partitioning of a turn-store table: by judged_by on Spark, none on DuckDB. #}
+{% macro turn_store_partition_by() -%}
+    {{- return(['judged_by'] if target.type == 'spark' else none) -}}
 {%- endmacro %}
 
 {#
     The pre-hook of a turn-store model: on an incremental run, delete the rows of the turns in
     int_turns_to_judge (judged again, or removed). `turns_to_judge` is the relation the model
-    itself refs, so the hook names no hidden dependency.
+    itself refs, so the hook names no hidden dependency. Nothing on Spark (no DELETE there:
+    kept_turn_store_rows and drop_stale_partitions do the same work).
 #}
 {% macro delete_judged_turns(turns_to_judge) -%}
-    {%- if is_incremental() -%}
+    {%- if is_incremental() and target.type != 'spark' -%}
         delete from {{ this }}
         where turn_id in (select turn_id from {{ turns_to_judge }})
     {%- else -%}
         select 1
     {%- endif -%}
+{%- endmacro %}
+
+{#
+    Spark, incremental run: the model's query goes on with the stored rows of every partition
+    it rewrites (a partition holding a turn of `turns`, the turns it judges again or removes),
+    except those turns' rows, so that the partition overwrite keeps them. `turns` is a
+    relation or a CTE of the model with a turn_id column. The model's columns end with
+    judged_by, the partition column, as Spark stores them. Nothing on DuckDB.
+#}
+{% macro kept_turn_store_rows(turns) -%}
+    {%- if is_incremental() and target.type == 'spark' %}
+union all
+select stored.*
+from {{ this }} as stored
+where
+    stored.judged_by in (
+        select rewritten.judged_by
+        from {{ this }} as rewritten
+        where rewritten.turn_id in (select judged_again.turn_id from {{ turns }} as judged_again)
+    )
+    and stored.turn_id not in (select judged_again.turn_id from {{ turns }} as judged_again)
+    {%- endif -%}
+{%- endmacro %}
+
+{#
+    Spark post-hook: drop the partitions of earlier builds that still hold a turn this build
+    judged again or removed. The overwrite rewrote every partition that kept other rows
+    (kept_turn_store_rows), so such a partition held nothing else. `turns` is the relation of
+    those turns (none: this table's own rows of this build, for int_turn_judging_state).
+#}
+{% macro drop_stale_partitions(turns=none) -%}
+    {%- if execute and target.type == 'spark' and is_incremental() -%}
+        {%- set judged_again = 'select turn_id from ' ~ turns if turns is not none else
+            'select turn_id from ' ~ this ~ ' where judged_by = ' ~ this_build() -%}
+        {%- set stale = run_query(
+            'select distinct judged_by from ' ~ this ~ ' where judged_by <> ' ~ this_build()
+            ~ ' and turn_id in (' ~ judged_again ~ ')'
+        ).columns[0].values() -%}
+        {%- for build in stale -%}
+            {%- do run_query(
+                'alter table ' ~ this ~ ' drop if exists partition (judged_by = '
+                ~ sql_text(build) ~ ')'
+            ) -%}
+        {%- endfor -%}
+    {%- endif -%}
+    select 1
 {%- endmacro %}
 
 {#

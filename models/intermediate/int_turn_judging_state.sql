@@ -16,9 +16,11 @@
 -- int_turns_to_judge lists this build's rows; the turn-store models judge exactly those.
 {{ config(
     materialized=turn_store_materialization(),
-    incremental_strategy='delete+insert',
+    incremental_strategy=turn_store_strategy('delete+insert'),
     unique_key='turn_id',
+    partition_by=turn_store_partition_by(),
     on_schema_change='fail',
+    post_hook="{{ drop_stale_partitions() }}",
 ) }}
 
 -- Staging is read by each CTE that needs it, with only the columns it needs: a CTE read twice
@@ -293,6 +295,7 @@ current_turns as (
 
 select
     *,
-    cast({{ this_build() }} as {{ text_type() }}) as judged_by,
-    current_timestamp::timestamp as judged_at
+    current_timestamp::timestamp as judged_at,
+    cast({{ this_build() }} as {{ text_type() }}) as judged_by
 from final
+{{ kept_turn_store_rows('final') }}

@@ -4,9 +4,11 @@
 -- rewritten; judged_by names the build.
 {{ config(
     materialized=turn_store_materialization(),
-    incremental_strategy='append',
+    incremental_strategy=turn_store_strategy('append'),
+    partition_by=turn_store_partition_by(),
     on_schema_change='fail',
     pre_hook="{{ delete_judged_turns(ref('int_turns_to_judge')) }}",
+    post_hook="{{ drop_stale_partitions(ref('int_turns_to_judge')) }}",
 ) }}
 
 with turns_to_judge as (
@@ -153,3 +155,4 @@ judged as (
 
 -- The working columns of the recall check are summed up by recall_status / recall_reason.
 select {{ all_columns_except(['is_recall_asked', 'recall_skip_reason']) }} from judged
+{{ kept_turn_store_rows(ref('int_turns_to_judge')) }}

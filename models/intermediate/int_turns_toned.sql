@@ -3,9 +3,11 @@
 -- store (docs/rules.md#incremental-builds): a build adds or rewrites the turns it judges.
 {{ config(
     materialized=turn_store_materialization(),
-    incremental_strategy='append',
+    incremental_strategy=turn_store_strategy('append'),
+    partition_by=turn_store_partition_by(),
     on_schema_change='fail',
     pre_hook="{{ delete_judged_turns(ref('int_turns_to_judge')) }}",
+    post_hook="{{ drop_stale_partitions(ref('int_turns_to_judge')) }}",
 ) }}
 
 with turns_to_judge as (
@@ -84,8 +86,10 @@ final as (
             when hangul_sentence_count = 0 then null
             when honorific_sentence_count > 0 then '존댓말'
             else '반말'
-        end as tone
+        end as tone,
+        cast({{ this_build() }} as {{ text_type() }}) as judged_by
     from toned
 )
 
 select * from final
+{{ kept_turn_store_rows(ref('int_turns_to_judge')) }}

@@ -2,9 +2,11 @@
 -- (docs/rules.md#bad-input). Incremental on DuckDB (docs/rules.md#incremental-builds): a chat_turn
 -- row's own violations are decided when it is ingested and stay; every other row, including
 -- unknown_character_id (which depends on today's cards), is deleted and recomputed each build.
+-- On Spark a table, recomputed from the stored rows (base_chat_logs__turns keeps each row's
+-- own violations from its ingest): its rows have no partition a build could rewrite alone.
 {{ config(
     contract={'enforced': contract_enforced()},
-    materialized=turn_store_materialization(),
+    materialized=turn_store_materialization(spark='table'),
     incremental_strategy='append',
     on_schema_change='fail',
     pre_hook="{% if is_incremental() %}delete from {{ this }} where table_name <> 'chat_turn'"

@@ -5,9 +5,11 @@
 {{ config(
     contract={'enforced': contract_enforced()},
     materialized=turn_store_materialization(),
-    incremental_strategy='append',
+    incremental_strategy=turn_store_strategy('append'),
+    partition_by=turn_store_partition_by(),
     on_schema_change='fail',
     pre_hook="{{ delete_judged_turns(ref('int_turns_to_judge')) }}",
+    post_hook="{{ drop_stale_partitions(ref('int_turns_to_judge')) }}",
 ) }}
 
 {%- set no_code = 'cast(null as ' ~ text_type() ~ ')' %}
@@ -56,8 +58,10 @@ final as (
         cast({{ struct_field('check_entry', 'status') }} as {{ text_type() }}) as status,
         cast({{ struct_field('check_entry', 'reason_code') }} as {{ text_type() }}) as reason_code,
         cast({{ struct_field('check_entry', 'note_code') }} as {{ text_type() }}) as note_code,
-        cast({{ struct_field('check_entry', 'is_deciding') }} as boolean) as is_deciding
+        cast({{ struct_field('check_entry', 'is_deciding') }} as boolean) as is_deciding,
+        cast({{ this_build() }} as {{ text_type() }}) as judged_by
     from checks
 )
 
 select * from final
+{{ kept_turn_store_rows(ref('int_turns_to_judge')) }}

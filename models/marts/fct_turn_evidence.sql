@@ -4,9 +4,11 @@
 {{ config(
     contract={'enforced': contract_enforced()},
     materialized=turn_store_materialization(),
-    incremental_strategy='append',
+    incremental_strategy=turn_store_strategy('append'),
+    partition_by=turn_store_partition_by(),
     on_schema_change='fail',
     pre_hook="{{ delete_judged_turns(ref('int_turns_to_judge')) }}",
+    post_hook="{{ drop_stale_partitions(ref('int_turns_to_judge')) }}",
 ) }}
 -- depends_on: {{ ref('int_turns_to_judge') }}
 
@@ -25,8 +27,10 @@ typed as (
         cast(value_kind as {{ text_type() }}) as value_kind,
         cast(cited_turn_id as {{ text_type() }}) as cited_turn_id,
         cast(cited_character_id as {{ text_type() }}) as cited_character_id,
-        cast(cited_term_order as bigint) as cited_term_order
+        cast(cited_term_order as bigint) as cited_term_order,
+        cast({{ this_build() }} as {{ text_type() }}) as judged_by
     from turn_evidence
 )
 
 select * from typed
+{{ kept_turn_store_rows(ref('int_turns_to_judge')) }}

@@ -6,9 +6,11 @@
 {{ config(
     contract={'enforced': contract_enforced()},
     materialized=turn_store_materialization(),
-    incremental_strategy='append',
+    incremental_strategy=turn_store_strategy('append'),
+    partition_by=turn_store_partition_by(),
     on_schema_change='fail',
     pre_hook="{{ delete_judged_turns(ref('int_turns_to_judge')) }}",
+    post_hook="{{ drop_stale_partitions(ref('int_turns_to_judge')) }}",
 ) }}
 -- depends_on: {{ ref('int_turns_to_judge') }}
 
@@ -128,3 +130,4 @@ final as (
 )
 
 select * from final
+{{ kept_turn_store_rows(ref('int_turns_to_judge')) }}

@@ -17,8 +17,8 @@ DEMO = PROJECT_ROOT / "data" / "demo"
 # Compared row for row; the columns that name the build which wrote a row are left out.
 COMPARED = {
     "marts.fct_turn_verdicts": ["judged_by"],
-    "marts.fct_turn_evidence": [],
-    "marts.fct_turn_checks": [],
+    "marts.fct_turn_evidence": ["judged_by"],
+    "marts.fct_turn_checks": ["judged_by"],
     "marts.fct_contract_violations": [],
 }
 BUILD = ["build", "--exclude-resource-type", "unit_test"]
