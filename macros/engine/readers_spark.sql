@@ -51,8 +51,13 @@
     {%- do check_input_set(inputs) -%}
     {%- do run_query('create schema if not exists raw') -%}
     {%- for table_name, spec in input_contract().items() -%}
+        {%- set plan = plan_chat_turn_files(inputs[table_name])
+            if table_name == 'chat_turn' else {'statements': [], 'files': none} -%}
+        {%- for statement in plan.statements -%}
+            {%- do run_query(statement) -%}
+        {%- endfor -%}
         {%- if inputs[table_name] -%}
-            {%- set reader = read_input(table_name, spec, inputs[table_name]) -%}
+            {%- set reader = read_input(table_name, spec, inputs[table_name], plan.files) -%}
         {%- else -%}
             {%- set reader = {
                 'statements': ['drop table if exists raw.' ~ table_name ~ '__lines'],
@@ -123,17 +128,29 @@
         {{ input_error(spec, path, 'no input file matches it', none) }}
     {%- endif -%}
     {%- set lines_table = 'raw.' ~ table_name ~ '__lines' -%}
+    {#- only_files: the files of the glob an incremental build reads (ingest_ledger.sql). -#}
+    {%- if only_files is not none -%}
+        {%- set files = files | select('in', only_files) | list -%}
+        {%- if not files -%}
+            {%- do run_query('drop table if exists ' ~ lines_table) -%}
+            {{ return({'statements': [], 'select': empty_input(spec)}) }}
+        {%- endif -%}
+    {%- endif -%}
     {%- if file_format == 'parquet' -%}
         {%- do run_query('drop table if exists ' ~ lines_table) -%}
-        {{ return({'statements': [], 'select': spark_read_parquet(spec, table_name, path)}) }}
+        {{ return({'statements': [], 'select': spark_read_parquet(
+            spec, table_name, path, none if only_files is none else files
+        )}) }}
     {%- endif -%}
     {%- if file_format == 'json' -%}
         {%- do run_query('drop table if exists ' ~ lines_table) -%}
         {{ return({'statements': [], 'select': spark_read_json_document(
-            spec, table_name, path, files
+            spec, table_name, [path] if only_files is none else files, files
         )}) }}
     {%- endif -%}
-    {%- for statement in spark_input_lines(table_name, path) -%}
+    {%- for statement in spark_input_lines(
+        table_name, [path] if only_files is none else files
+    ) -%}
         {%- do run_query(statement) -%}
     {%- endfor -%}
     {#- A row counts when it is a bad line or a line that is not blank (for CSV, below the
@@ -176,19 +193,43 @@
 {%- endmacro %}
 
 {#
-    The statements that (re)build raw.<table>__lines from the files a path or glob names:
+    The statements that (re)build raw.<table>__lines from the files of `paths` (a path or
+    glob each):
     _source_file, _source_row (the physical line, from 1), line (null for a bad line),
     _line_error and _line_raw (the bad line as text, shortened when too long). Spark's text
     source splits on LF only with lineSep; a row's place in its file is its split's start
     then its position in the split (monotonically_increasing_id grows within a split).
 #}
-{% macro spark_input_lines(table_name, path) -%}
+{#
+    The statements that create the temporary view `view` of Spark's text source over `paths`
+    (a path or glob each; one path: the source itself, several: one source each, in a union,
+    whose rows still know their file through input_file_name()).
+#}
+{% macro spark_text_view_statements(view, paths, options) -%}
+    {%- if paths | length == 1 -%}
+        {{ return([
+            'create or replace temporary view ' ~ view ~ ' using text options (path '
+                ~ sql_text(paths[0]) ~ ', ' ~ options ~ ')',
+        ]) }}
+    {%- endif -%}
+    {%- set statements, parts = [], [] -%}
+    {%- for path in paths -%}
+        {%- do statements.append(
+            'create or replace temporary view ' ~ view ~ '_' ~ loop.index
+            ~ ' using text options (path ' ~ sql_text(path) ~ ', ' ~ options ~ ')'
+        ) -%}
+        {%- do parts.append('select value from ' ~ view ~ '_' ~ loop.index) -%}
+    {%- endfor -%}
+    {{ return(statements + [
+        'create or replace temporary view ' ~ view ~ ' as ' ~ parts | join(' union all ')
+    ]) }}
+{%- endmacro %}
+
+{% macro spark_input_lines(table_name, paths) -%}
     {%- set text_view = 'ck_' ~ table_name ~ '__text' -%}
     {%- set lines_table = 'raw.' ~ table_name ~ '__lines' -%}
     {%- set limit = 2 * 1024 * 1024 -%}
-    {{ return([
-        'create or replace temporary view ' ~ text_view ~ ' using text options (path '
-            ~ sql_text(path) ~ ", lineSep '\\n')",
+    {{ return(spark_text_view_statements(text_view, paths, "lineSep '\\n'") + [
         'drop table if exists ' ~ lines_table,
         'create table ' ~ lines_table ~ ' using parquet as
         with scanned as (
@@ -572,7 +613,8 @@
     as DuckDB writes a BLOB), a list or struct as JSON text, any other value cast to text.
     _wrong_type_ids lists the id columns of another type than a string or an integer.
 #}
-{% macro spark_read_parquet(spec, table_name, path) -%}
+{#- only_files: read those files of the glob only (they are filtered by path). -#}
+{% macro spark_read_parquet(spec, table_name, path, only_files=none) -%}
     {%- set rows_table = 'raw.' ~ table_name ~ '__rows' -%}
     {%- set reader = 'parquet.`' ~ path ~ '`' -%}
     {%- set found = {} -%}
@@ -586,6 +628,10 @@
         ) }}
     {%- endfor -%}
     {%- do run_query('drop table if exists ' ~ rows_table) -%}
+    {%- set quoted_files = [] -%}
+    {%- for file in only_files or [] -%}
+        {%- do quoted_files.append(sql_text(file)) -%}
+    {%- endfor -%}
     {%- set contract_columns = [] -%}
     {%- for column in spec.columns if column.name in found -%}
         {%- do contract_columns.append('`' ~ column.name ~ '`') -%}
@@ -598,6 +644,8 @@
         ~ ' as bigint) as _source_row from (select *, input_file_name() as file_uri,'
         ~ ' input_file_block_start() as split_start, monotonically_increasing_id() as position'
         ~ ' from ' ~ reader ~ ')'
+        ~ ('' if only_files is none else ' where ' ~ spark_file_path('file_uri', true)
+            ~ ' in (' ~ quoted_files | join(', ') ~ ')')
     ) -%}
     {%- set integer_types = ['tinyint', 'smallint', 'int', 'bigint'] -%}
     {%- set undecodable = [] -%}
@@ -686,13 +734,12 @@
     build, as DuckDB's read_json does; an element that is not an object is
     malformed_json_line (DuckDB stops there).
 #}
-{% macro spark_read_json_document(spec, table_name, path, files) -%}
+{% macro spark_read_json_document(spec, table_name, paths, files) -%}
     {%- set text_view = 'ck_' ~ table_name ~ '__document' -%}
     {%- set rows_table = 'raw.' ~ table_name ~ '__rows' -%}
-    {%- do run_query(
-        'create or replace temporary view ' ~ text_view ~ ' using text options (path '
-        ~ sql_text(path) ~ ", wholetext 'true')"
-    ) -%}
+    {%- for statement in spark_text_view_statements(text_view, paths, "wholetext 'true'") -%}
+        {%- do run_query(statement) -%}
+    {%- endfor -%}
     {%- do run_query('drop table if exists ' ~ rows_table) -%}
     {%- do run_query(
         'create table ' ~ rows_table ~ ' using parquet as select _source_file,'

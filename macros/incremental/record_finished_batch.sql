@@ -4,7 +4,7 @@
     to audit.finished_batches. int_turn_judging_state judges again every turn of a batch that
     did not finish (a build that failed or stopped after the judging state advanced, or a
     partial run that rebuilt only some of these models), so no turn is left without its
-    verdict, evidence or checks. DuckDB only: a Spark build rebuilds everything.
+    verdict, evidence or checks.
 #}
 {% macro turn_store_judging_models() -%}
     {{- return([
@@ -15,10 +15,6 @@
 
 {% macro record_finished_batch(results) -%}
     {{- return(adapter.dispatch('record_finished_batch', 'card_keeper')(results)) -}}
-{%- endmacro %}
-
-{% macro spark__record_finished_batch(results) -%}
-    {{- return('select 1') -}}
 {%- endmacro %}
 
 {% macro default__record_finished_batch(results) -%}

@@ -1,8 +1,7 @@
 {#
     What a Spark build leaves out, and why: the nodes that need Python inside the SQL engine
     (DuckDB's Python UDFs, the Kiwi morphological analyser, a Python model on DuckDB's
-    connection), which a Spark SQL session has no way to run, and the ingest ledger of
-    incremental builds (Spark rebuilds everything). Each is disabled on Spark by its
+    connection), which a Spark SQL session has no way to run. Each is disabled on Spark by its
     own `enabled` config (dbt_project.yml, or the test's config); this list is what
     the on-run-start hook log_spark_skips prints, so that a check left out is never mistaken
     for one that passed. tests/python/test_spark_skips.py holds the two to each other.
@@ -15,10 +14,6 @@
             'reads fct_review_sentence_endings (the analyser)',
         'fct_review_mixed_register':
             "its candidate_endings come from fct_review_sentence_endings (the analyser)",
-        'stg_ingest__chat_turn_files':
-            'a Spark build reads every chat_turn file on every build: no ingest ledger',
-        'fct_ingested_files':
-            'reads stg_ingest__chat_turn_files (the ingest ledger)',
         'assert_check_03_tone_rederived':
             'the independent tone is the Python UDF ck_tone',
         'assert_check_10_summary_ends_honorific':

@@ -230,7 +230,7 @@ current_turns as (
     first_reasons as (
         select
             turn_id,
-            arg_min(judge_reason, reason_order) as judge_reason
+            min_by(judge_reason, reason_order) as judge_reason
         from reasons
         group by turn_id
     ),

@@ -1,7 +1,6 @@
 -- One row per chat_turn file a build of this database read or was asked to read
 -- (docs/rules.md#incremental-builds): its status, when it was ingested, how many rows it gave,
--- and a warning when it changed or disappeared after it was ingested. DuckDB only.
-{{ config(enabled=target.type != 'spark') }}
+-- and a warning when it changed or disappeared after it was ingested.
 
 with files as (
     select * from {{ ref('stg_ingest__chat_turn_files') }}
@@ -32,8 +31,9 @@ final as (
         case files.file_status
             when 'changed'
                 then
-                    '수집한 뒤 파일이 바뀌었습니다 (크기 ' || files.ingested_file_size || ' → '
-                    || files.file_size || '). 수집한 행을 그대로 두고 다시 읽지 않습니다;'
+                    '수집한 뒤 파일이 바뀌었습니다 (크기 '
+                    || cast(files.ingested_file_size as {{ text_type() }}) || ' → '
+                    || cast(files.file_size as {{ text_type() }}) || '). 수집한 행을 그대로 두고 다시 읽지 않습니다;'
                     || ' 새로 읽으려면 dbt build --full-refresh 를 실행하세요.'
             when 'missing'
                 then

@@ -377,9 +377,7 @@ def test_quote_all_csv_judges_like_jsonl(builds):
         expected.pop("judged_by"), actual.pop("judged_by")
         assert actual == expected, expected["turn_id"]
     assert sum(row["summary_source"] == "llm" for row in quoted) == 4
-    checks = (
-        "select * exclude (judged_by) from marts.fct_turn_checks order by turn_id, check_order"
-    )
+    checks = "select * exclude (judged_by) from marts.fct_turn_checks order by turn_id, check_order"
     assert builds["quote_all"].rows(checks) == builds["given"].rows(checks)
 
 

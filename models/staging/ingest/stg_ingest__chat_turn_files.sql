@@ -1,6 +1,4 @@
 -- The ingest plan of this build, one row per chat_turn file (docs/rules.md#incremental-builds).
--- DuckDB only: a Spark build has no ledger.
-{{ config(enabled=target.type != 'spark') }}
 
 with source as (
     select * from {{ source('ingest', 'chat_turn_files') }}
