@@ -1,6 +1,7 @@
 {#
-    on-run-end: which verdict rows the seed-000 checks (tests/marts/assert_check_*) read in this
-    build (checked_turn): those of the turns it judged and the sample of older rows. One log line, and one
+    on-run-end: which verdict rows the checks that read them through checked_turn (the ten
+    seed-000 checks, tests/marts/assert_check_*, and assert_skipped_checks_match_check_table)
+    read in this build: those of the turns it judged and the sample of older rows. One log line, and one
     row in audit.check_coverage, so that a check passing on an incremental build is never read
     as a check of every row.
 #}
@@ -28,7 +29,7 @@
 {% macro default__log_check_coverage(results) -%}
     {%- set checks = [] -%}
     {%- for result in results
-        if result.node.resource_type == 'test' and result.node.name.startswith('assert_check_') -%}
+        if result.node.resource_type == 'test' and 'checked_turn(' in result.node.raw_code -%}
         {%- do checks.append(result.node.name) -%}
     {%- endfor -%}
     {%- if not execute or not checks -%}
@@ -50,7 +51,7 @@
     ).rows[0] -%}
     {%- set written, sampled, total = counted[0], counted[1], counted[2] -%}
     {%- do log(
-        "Seed 000 checks (" ~ checks | length ~ ") read " ~ (written + sampled) ~ " of " ~ total
+        "Checks of the verdicts (" ~ checks | length ~ ") read " ~ (written + sampled) ~ " of " ~ total
         ~ " verdict rows: the " ~ written ~ " of the turns this build judged"
         ~ (" and a " ~ var('recheck_older_share') ~ " sample (" ~ sampled ~ ") of the "
             ~ (total - written) ~ " older rows" if total > written else "")

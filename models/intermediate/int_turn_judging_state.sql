@@ -73,13 +73,13 @@ current_turns as (
         on turns.turn_id = llm_summaries.turn_id
 ),
 
+{#- The state's columns of a turn, in the order stored: judged, removed or fully built. -#}
+{%- set stored_columns = [
+    'turn_id', 'session_id', 'character_id', 'created_at', 'user_asked_recall',
+    'card_rules_hash', 'rule_version', 'rule_fingerprint', 'llm_summaries_hash',
+    'ingested_by',
+] %}
 {% if is_incremental() %}
-    {#- The columns a judged turn and a removed one both carry into the state. -#}
-    {%- set stored_columns = [
-        'turn_id', 'session_id', 'character_id', 'created_at', 'user_asked_recall',
-        'card_rules_hash', 'rule_version', 'rule_fingerprint', 'llm_summaries_hash',
-        'ingested_by',
-    ] %}
 
     judged_rules as (
         select distinct
@@ -285,7 +285,7 @@ current_turns as (
 
     final as (
         select
-            *,
+            {{ stored_columns | join(',\n            ') }},
             'full_build' as judge_reason,
             false as is_removed
         from current_turns

@@ -9,8 +9,10 @@ with verdicts as (
     where {{ checked_turn('turn_id', ref('int_turns_to_judge')) }}
 ),
 
+-- The sessions of those rows: a first mention is always in the turn's own session.
 turns as (
     select * from {{ ref('stg_chat_logs__turns') }}
+    where session_id in (select verdicts.session_id from verdicts)
 ),
 
 character_cards as (

@@ -32,11 +32,12 @@ compared as (
             cited.{{ key }} is not null as is_row_found,
             {{ evidence_field_matches(relation, 'evidence') }} as is_verbatim
         from {{ ref('fct_turn_evidence') }} as evidence
+        -- A join, not `in`: the evidence is narrowed to the checked turns before the lookup.
+        inner join checked_verdicts
+            on evidence.turn_id = checked_verdicts.turn_id
         left join {{ relation }} as cited
             on evidence.{{ cited_key }} = cited.{{ key }}
-        where
-            evidence.source = '{{ source }}'
-            and evidence.turn_id in (select checked_verdicts.turn_id from checked_verdicts)
+        where evidence.source = '{{ source }}'
         {%- if not loop.last %}
             union all
         {%- endif %}

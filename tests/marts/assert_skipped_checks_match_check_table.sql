@@ -1,7 +1,12 @@
 -- Assert that each verdict row's skipped_checks lists exactly the checks fct_turn_checks
--- marks skipped for that turn, with the same reason codes, in check order.
+-- marks skipped for that turn, with the same reason codes, in check order. Read as the seed
+-- checks read: the turns this build judged and a sample of the older ones (checked_turn).
 with verdicts as (
-    select * from {{ ref('fct_turn_verdicts') }}
+    select
+        turn_id,
+        skipped_checks
+    from {{ ref('fct_turn_verdicts') }}
+    where {{ checked_turn('turn_id', ref('int_turns_to_judge')) }}
 ),
 
 skipped as (
@@ -11,7 +16,9 @@ skipped as (
             "check_name || ':' || reason_code", 'check_order', ['check_order'],
         ) }} as skipped_checks
     from {{ ref('fct_turn_checks') }}
-    where status = 'skipped'
+    where
+        status = 'skipped'
+        and {{ checked_turn('turn_id', ref('int_turns_to_judge')) }}
     group by turn_id
 )
 

@@ -348,3 +348,35 @@ def test_a_batch_whose_build_stopped_early_is_judged_by_the_next(builds, tmp_pat
         "select column_name, reason_code from marts.fct_contract_violations"
         " where row_key = 'T-DAY7-BROKEN'"
     ) == [{"column_name": "reply_text", "reason_code": "missing_required_value"}]
+
+
+def test_the_grain_test_of_a_batch_catches_rows_left_behind(builds, tmp_path):
+    """The turn store's grain tests check the keys a build wrote, against every stored row
+    (unique_combination with written_by): a turn store that failed to delete the rows of
+    the turns it judges again is caught. The deleting pre-hook is taken out of a copy of the
+    project, then an ending added re-judges every turn."""
+    project = copy_project(tmp_path / "project")
+    model = project / "models" / "marts" / "fct_turn_verdicts.sql"
+    hook = """    pre_hook="{{ delete_judged_turns(ref('int_turns_to_judge')) }}",\n"""
+    assert hook in model.read_text(encoding="utf-8")
+    model.write_text(model.read_text(encoding="utf-8").replace(hook, ""), encoding="utf-8")
+    shutil.copy(builds["project"] / "seeds" / "honorific_endings.csv", project / "seeds")
+    with (project / "seeds" / "honorific_endings.csv").open("a", encoding="utf-8") as f:
+        f.write("더군,true,시험용: 지우지 않는 저장소\n")
+    database = tmp_path / "copy.duckdb"
+    shutil.copy(builds["batched"].database, database)
+    result = run_dbt(
+        BUILD,
+        tmp_path / "build",
+        builds["inputs"],
+        database=database,
+        project_dir=project,
+        check=False,
+    )
+    assert result.returncode != 0
+    failed = [
+        line for line in result.output.splitlines() if "Failure in test unique_combination" in line
+    ]
+    assert any("fct_turn_verdicts_turn_id" in line for line in failed), result.output[-3000:]
+    compiled = next((tmp_path / "build" / "target").rglob("unique_combination_fct_turn_verdicts*"))
+    assert "with written as" in compiled.read_text(encoding="utf-8")  # the batch's keys only
