@@ -193,14 +193,6 @@
 {%- endmacro %}
 
 {#
-    The statements that (re)build raw.<table>__lines from the files of `paths` (a path or
-    glob each):
-    _source_file, _source_row (the physical line, from 1), line (null for a bad line),
-    _line_error and _line_raw (the bad line as text, shortened when too long). Spark's text
-    source splits on LF only with lineSep; a row's place in its file is its split's start
-    then its position in the split (monotonically_increasing_id grows within a split).
-#}
-{#
     The statements that create the temporary view `view` of Spark's text source over `paths`
     (a path or glob each; one path: the source itself, several: one source each, in a union,
     whose rows still know their file through input_file_name()).
@@ -225,6 +217,13 @@
     ]) }}
 {%- endmacro %}
 
+{#
+    The statements that (re)build raw.<table>__lines from the files of `paths` (a path or
+    glob each): _source_file, _source_row (the physical line, from 1), line (null for a bad
+    line), _line_error and _line_raw (the bad line as text, shortened when too long). Spark's
+    text source splits on LF only with lineSep; a row's place in its file is its split's
+    start then its position in the split (monotonically_increasing_id grows within a split).
+#}
 {% macro spark_input_lines(table_name, paths) -%}
     {%- set text_view = 'ck_' ~ table_name ~ '__text' -%}
     {%- set lines_table = 'raw.' ~ table_name ~ '__lines' -%}
