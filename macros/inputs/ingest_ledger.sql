@@ -199,15 +199,7 @@
         "select count(*) from audit.chat_turn_files where build_mode = 'full'"
     ).columns[0].values()[0] > 0 -%}
     insert {{ 'overwrite table' if is_full else 'into' }} audit.ingested_files
-    select
-        input_table,
-        file_path,
-        file_size,
-        modified_at,
-        planned_by as ingested_by,
-        current_timestamp() as ingested_at
-    from audit.chat_turn_files
-    where file_status = 'new'
+    {{ newly_ingested_files() }}
 {%- endmacro %}
 
 {% macro default__record_ingested_files() -%}
@@ -216,13 +208,18 @@
         input_table = 'chat_turn'
         and (select any_value(build_mode) from audit.chat_turn_files) = 'full';
     insert into audit.ingested_files
+    {{ newly_ingested_files() }}
+{%- endmacro %}
+
+{#- The ledger rows of the files this build read: those its plan calls new. -#}
+{% macro newly_ingested_files() -%}
     select
         input_table,
         file_path,
         file_size,
         modified_at,
         planned_by as ingested_by,
-        current_timestamp::timestamp as ingested_at
+        cast(current_timestamp as timestamp) as ingested_at
     from audit.chat_turn_files
     where file_status = 'new'
 {%- endmacro %}

@@ -124,31 +124,49 @@ def judge_reasons(result) -> Counter:
     )
 
 
+class DailyBatches:
+    """The demo's turns as daily files in `root` (plan_batches), on a copy of the project,
+    with the cards and the ending each batch is built with; `merged_tail` puts the last two
+    batches in one file. Iterating writes each batch's inputs, then yields its number."""
+
+    def __init__(self, root: Path, merged_tail: bool = False):
+        self.root = root
+        self.project = copy_project(root / "project")
+        demo_cards = read_jsonl(DEMO / "character_card.jsonl")
+        self.batches, self.picked = plan_batches(read_jsonl(DEMO / "chat_turn.jsonl"), demo_cards)
+        if merged_tail:
+            self.batches = [*self.batches[:-2], self.batches[-2] + self.batches[-1]]
+        self.early_cards, self.late_cards = card_versions(demo_cards)
+        self.days = [f"chat_turn_2026-11-0{day + 1}.jsonl" for day in range(len(self.batches))]
+        self.incoming = root / "turns"
+        self.incoming.mkdir()
+        self.cards = root / "character_card.jsonl"
+        self.inputs = {
+            "chat_turn": self.incoming / "chat_turn_*.jsonl",
+            "character_card": self.cards,
+            "topic_lexicon": DEMO / "topic_lexicon.csv",
+        }
+
+    def __iter__(self):
+        for number, (day, rows) in enumerate(zip(self.days, self.batches, strict=True)):
+            write_jsonl(self.cards, self.early_cards if number < 2 else self.late_cards)
+            if number == 1:
+                # An ending added before the second batch: every stored turn is judged again.
+                seed = self.project / "seeds" / "honorific_endings.csv"
+                with seed.open("a", encoding="utf-8") as f:
+                    f.write("구나,true,시험용: 규칙이 바뀐 날\n")
+            write_jsonl(self.incoming / day, rows)
+            yield number
+
+
 @pytest.fixture(scope="module")
 def builds(tmp_path_factory):
     root = tmp_path_factory.mktemp("incremental")
-    project = copy_project(root / "project")
-    demo_cards = read_jsonl(DEMO / "character_card.jsonl")
-    batches, picked = plan_batches(read_jsonl(DEMO / "chat_turn.jsonl"), demo_cards)
-    early_cards, late_cards = card_versions(demo_cards)
-    days = [f"chat_turn_2026-11-0{day}.jsonl" for day in range(1, 6)]
-    incoming = root / "turns"
-    incoming.mkdir()
-    cards = root / "character_card.jsonl"
-    inputs = {
-        "chat_turn": incoming / "chat_turn_*.jsonl",
-        "character_card": cards,
-        "topic_lexicon": DEMO / "topic_lexicon.csv",
-    }
+    daily = DailyBatches(root)
+    project, inputs, picked = daily.project, daily.inputs, daily.picked
     batch_db = root / "batches.duckdb"
     reasons, sources, verdict_counts = [], [], []
-    for number, (day, rows) in enumerate(zip(days, batches, strict=True)):
-        write_jsonl(cards, early_cards if number < 2 else late_cards)
-        if number == 1:
-            # An ending added before the second batch: every stored turn is judged again.
-            with (project / "seeds" / "honorific_endings.csv").open("a", encoding="utf-8") as f:
-                f.write("구나,true,시험용: 규칙이 바뀐 날\n")
-        write_jsonl(incoming / day, rows)
+    for number in daily:
         result = run_dbt(
             BUILD, root / f"batch-{number + 1}", inputs, database=batch_db, project_dir=project
         )
@@ -164,8 +182,8 @@ def builds(tmp_path_factory):
         )
     everything = root / "all"
     everything.mkdir()
-    for day in days:
-        shutil.copy(incoming / day, everything / day)
+    for day in daily.days:
+        shutil.copy(daily.incoming / day, everything / day)
     full = run_dbt(
         BUILD,
         root / "full",

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from conftest import PROJECT_ROOT, copy_project, run_dbt
-from test_incremental import DEMO, card_versions, plan_batches, read_jsonl, write_jsonl
+from conftest import PROJECT_ROOT, run_dbt
+from test_incremental import DailyBatches
 
 pytest.importorskip("dbt.adapters.spark", reason="dbt-spark is not installed: make spark-setup")
 SCRIPT = PROJECT_ROOT / "scripts" / "compare_engines.py"
@@ -62,30 +62,13 @@ def invocation_id(workdir: Path) -> str:
 @pytest.fixture(scope="module")
 def spark_builds(tmp_path_factory):
     root = tmp_path_factory.mktemp("spark-incremental")
-    project = copy_project(root / "project")
-    demo_cards = read_jsonl(DEMO / "character_card.jsonl")
-    batches, picked = plan_batches(read_jsonl(DEMO / "chat_turn.jsonl"), demo_cards)
     # Four Spark builds, not five: the late turn, the duplicate and the plain new turns in one.
-    batches = [*batches[:3], batches[3] + batches[4]]
-    early_cards, late_cards = card_versions(demo_cards)
-    days = [f"chat_turn_2026-11-0{day}.jsonl" for day in range(1, 5)]
-    incoming = root / "turns"
-    incoming.mkdir()
-    cards = root / "character_card.jsonl"
-    inputs = {
-        "chat_turn": incoming / "chat_turn_*.jsonl",
-        "character_card": cards,
-        "topic_lexicon": DEMO / "topic_lexicon.csv",
-    }
+    daily = DailyBatches(root, merged_tail=True)
+    inputs, project = daily.inputs, daily.project
     spark_dir = root / "spark"
     env = {"CARD_KEEPER_SPARK_DIR": str(spark_dir)}
     reasons, ingested = [], []
-    for number, (day, rows) in enumerate(zip(days, batches, strict=True)):
-        write_jsonl(cards, early_cards if number < 2 else late_cards)
-        if number == 1:
-            with (project / "seeds" / "honorific_endings.csv").open("a", encoding="utf-8") as f:
-                f.write("구나,true,시험용: 규칙이 바뀐 날\n")
-        write_jsonl(incoming / day, rows)
+    for number in daily:
         workdir = root / f"batch-{number + 1}"
         run_dbt(SPARK_BUILD, workdir, inputs, project_dir=project, env=env)
         build = invocation_id(workdir)
@@ -110,16 +93,16 @@ def spark_builds(tmp_path_factory):
                 f"select file_path from stored where ingested_by = '{build}'",
             )
         )
-    # The same five files, in the same folder, into an empty DuckDB database.
+    # The same files, in the same folder, into an empty DuckDB database.
     full = run_dbt(NO_TESTS, root / "full", inputs, project_dir=project)
     return {
         "spark_dir": spark_dir,
         "full": full,
         "reasons": reasons,
         "ingested": ingested,
-        "incoming": incoming,
-        "days": days,
-        "picked": picked,
+        "incoming": daily.incoming,
+        "days": daily.days,
+        "picked": daily.picked,
     }
 
 
