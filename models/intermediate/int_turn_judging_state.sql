@@ -1,6 +1,6 @@
 -- One row per turn the verdict marts hold or held: the build that last judged it, why, and the
 -- rule and card fingerprints it was judged with (docs/rules.md#incremental-builds). A full
--- build judges every clean turn. An incremental build (DuckDB) rewrites the rows of the turns
+-- build judges every clean turn. An incremental build rewrites the rows of the turns
 -- it judges again, each with its reason:
 --   new_turn         of an ingest batch no build judged yet (normally this build's);
 --   rules_changed    the rule version or fingerprint (endings, terminators, lexicon) changed:

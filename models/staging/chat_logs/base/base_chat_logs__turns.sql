@@ -1,5 +1,5 @@
 -- The turn store's input rows: every chat_turn row ever ingested, parsed once, then read by
--- staging and the quarantine. Incremental on DuckDB (docs/rules.md#incremental-builds): a build
+-- staging and the quarantine. Incremental (docs/rules.md#incremental-builds): a build
 -- appends the rows of the files it ingests (ingest_ledger.sql) and records those files in the
 -- ledger in the same transaction. Whether a turn's card exists (unknown_character_id) is
 -- decided by its two readers, against the clean cards (stg_chat_logs__turns keeps,
