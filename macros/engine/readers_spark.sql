@@ -33,10 +33,7 @@
 {%- endmacro %}
 
 {% macro spark__input_set_table_exists() -%}
-    {%- if run_query("show databases like 'audit'").rows | length == 0 -%}
-        {{ return(false) }}
-    {%- endif -%}
-    {{ return(run_query("show tables in audit like 'input_sets'").rows | length > 0) }}
+    {{ return(spark_table_exists('audit', 'input_sets')) }}
 {%- endmacro %}
 
 {% macro spark__create_input_views() -%}
