@@ -27,6 +27,7 @@ import duckdb
 import pandas as pd
 
 from dashboard.safe import plain_ident
+from dashboard.texts import KEPT
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 VERDICTS_TABLE = "marts.fct_turn_verdicts"
@@ -173,16 +174,32 @@ class Batch:
     # -- filters and the verdict list -----------------------------------------------------
     @staticmethod
     def where(filters: dict[str, str | None], extra: str | None = None) -> tuple[str, list]:
-        """A where clause over the whitelisted filter columns, every value a bound parameter."""
+        """A where clause over the whitelisted filters, every value a bound parameter.
+
+        `search` matches a turn_id exactly or a reply's text as a substring (case-insensitive);
+        `skipped_check` is one code of skipped_checks (`check:reason`). A search needs the texts
+        joined (TEXTS_JOIN): callers with a search add it.
+        """
         parts, params = [], []
         for column in FILTER_COLUMNS:
             value = filters.get(column)
             if value:
                 parts.append(f"{column} = ?")
                 params.append(value)
+        if filters.get("skipped_check"):
+            parts.append("list_contains(skipped_checks, ?)")
+            params.append(filters["skipped_check"])
+        if filters.get("search"):
+            parts.append("(turn_id = ? or contains(lower(reply_text), lower(?)))")
+            params.extend([filters["search"], filters["search"]])
         if extra:
             parts.append(extra)
         return (" where " + " and ".join(parts)) if parts else "", params
+
+    @staticmethod
+    def source(filters: dict[str, str | None]) -> str:
+        """The verdict mart, with the texts joined when a search reads them."""
+        return VERDICTS_TABLE + (TEXTS_JOIN if filters.get("search") else "")
 
     def models(self) -> list[str]:
         return [
@@ -201,7 +218,8 @@ class Batch:
 
     def sessions(self, filters: dict[str, str | None], cap: int) -> list[str]:
         """Sessions under the model/character filters, at most cap + 1 (the caller checks)."""
-        where, params = self.where({k: v for k, v in filters.items() if k != "session_id"})
+        chosen = {k: v for k, v in filters.items() if k in ("model_id", "character_id")}
+        where, params = self.where(chosen)
         return [
             r["session_id"]
             for r in self.rows(
@@ -216,7 +234,8 @@ class Batch:
         return {
             r["verdict"]: r["turns"]
             for r in self.rows(
-                f"select verdict, count(*) as turns from {VERDICTS_TABLE}{where} group by verdict",
+                f"select verdict, count(*) as turns from {self.source(filters)}{where}"
+                " group by verdict",
                 params,
             )
         }
@@ -230,13 +249,74 @@ class Batch:
             f"""
             select turn_id, verdict, summary, hedge, skipped_checks, model_id, character_id,
                    session_id, {shown_timestamp("created_at")} as created_at_text,
-                   rule_expected, rule_observed, user_message, reply_text
+                   rule_expected, rule_observed, user_message, reply_text, off_canon_entities,
+                   touched_term, recall_target, deciding_check, rule_fingerprint, prompt_id
             from {VERDICTS_TABLE}{TEXTS_JOIN}{where}
             order by created_at, turn_id
             limit ? offset ?
             """,
             [*params, verdict, page_size, max(page - 1, 0) * page_size],
         )
+
+    def turn(self, turn_id: str) -> dict[str, Any] | None:
+        """One turn's row as verdict_page gives it."""
+        found = self.df(
+            f"""
+            select turn_id, verdict, summary, hedge, skipped_checks, model_id, character_id,
+                   session_id, {shown_timestamp("created_at")} as created_at_text,
+                   rule_expected, rule_observed, user_message, reply_text, off_canon_entities,
+                   touched_term, recall_target, deciding_check, rule_fingerprint, prompt_id
+            from {VERDICTS_TABLE}{TEXTS_JOIN}
+            where turn_id = ?
+            """,
+            [turn_id],
+        )
+        return None if found.empty else found.iloc[0].to_dict()
+
+    def skipped_codes(self) -> list[str]:
+        """Every skipped-check code (`check:reason`) some verdict carries."""
+        return [
+            r["code"]
+            for r in self.rows(
+                f"select distinct unnest(skipped_checks) as code from {VERDICTS_TABLE}"
+                " order by code"
+            )
+        ]
+
+    def filtered_csv(self, verdict: str | None, filters: dict[str, str | None]) -> bytes:
+        """Every row of the list under the filters (all pages) as CSV, texts included."""
+        where, params = self.where(filters, extra="verdict = ?" if verdict else None)
+        frame = self.df(
+            f"""
+            select turn_id, verdict, summary, hedge, array_to_string(skipped_checks, ';')
+                       as skipped_checks,
+                   model_id, character_id, session_id, prompt_id,
+                   {shown_timestamp("created_at")} as created_at, deciding_check,
+                   rule_expected, rule_observed, user_message, reply_text
+            from {VERDICTS_TABLE}{TEXTS_JOIN}{where}
+            order by created_at, turn_id
+            """,
+            [*params, *([verdict] if verdict else [])],
+        )
+        return frame.to_csv(index=False).encode("utf-8")
+
+    def filtered_json(
+        self, verdict: str | None, filters: dict[str, str | None], fields: Sequence[str]
+    ) -> bytes:
+        """The same rows as the output schema's JSON array (the build's export, filtered)."""
+        where, params = self.where(filters, extra="verdict = ?" if verdict else None)
+        row_json = "to_json(struct_pack({}))".format(
+            ", ".join(f'"{field}" := "{field}"' for field in fields)
+        )
+        lines = self.con.execute(
+            f"""
+            select {row_json} as line
+            from {VERDICTS_TABLE}{TEXTS_JOIN if filters.get("search") else ""}{where}
+            order by turn_id
+            """,
+            [*params, *([verdict] if verdict else [])],
+        ).fetchall()
+        return ("[\n" + ",\n".join(line for (line,) in lines) + "\n]\n").encode("utf-8")
 
     def evidence_for(self, turn_ids: Sequence[str]) -> pd.DataFrame:
         """The evidence rows of the given turns only (one page), in citation order."""
@@ -283,7 +363,7 @@ class Batch:
     def card(self, character_id: str) -> dict[str, Any] | None:
         return self.one(
             f"""
-            select character_id, name, persona, honorific_rule, first_person
+            select character_id, name, persona, honorific_rule, first_person, canon_entities
             from {CARDS_TABLE}
             where character_id = ?
             """,
@@ -399,3 +479,143 @@ class Batch:
         """A review queue mart (a whitelisted name), in its rank order."""
         rank = self.REVIEW_QUEUES[table]
         return self.df(f"select * from {table} order by {rank} limit ?", [limit])
+
+    # -- the first view's summary strip -----------------------------------------------------
+    def model_rates(self) -> pd.DataFrame:
+        """Each model's deviation rate over all its turns, with the Wilson 95% interval."""
+        if not self.has("marts.fct_model_deviation_rates"):
+            return pd.DataFrame()
+        return self.df(
+            """
+            select model_id, turns, deviations, deviation_rate, ci_low, ci_high
+            from marts.fct_model_deviation_rates
+            where scope = 'all_turns' and grain = 'model'
+            order by deviation_rate desc, model_id
+            """
+        )
+
+    def input_files(self) -> list[str]:
+        """The chat_turn files the database was built from (fct_ingested_files; a missing file
+        was read once but is gone now, and is left out)."""
+        if not self.has("marts.fct_ingested_files"):
+            return []
+        return [
+            r["file_path"]
+            for r in self.rows(
+                "select file_path from marts.fct_ingested_files"
+                " where file_status in ('new', 'ingested', 'changed') order by file_path"
+            )
+        ]
+
+    # -- prompt x model matrix ----------------------------------------------------------------
+    def matrix_models(self) -> list[str]:
+        return [
+            r["model_id"]
+            for r in self.rows(
+                "select distinct model_id from marts.fct_prompt_model_matrix order by model_id"
+            )
+        ]
+
+    def matrix_prompt_count(self) -> int:
+        return self.one("select count(distinct prompt_id) as n from marts.fct_prompt_model_matrix")[
+            "n"
+        ]
+
+    def matrix_page(self, page: int, page_size: int, deviating_only: bool) -> pd.DataFrame:
+        """One page of shared prompts (prompt_id order), one row per prompt and model."""
+        having = "having bool_or(verdict <> ?)" if deviating_only else ""
+        params = [KEPT] if deviating_only else []
+        return self.df(
+            f"""
+            with prompts as (
+                select prompt_id
+                from marts.fct_prompt_model_matrix
+                group by prompt_id
+                {having}
+                order by prompt_id
+                limit ? offset ?
+            )
+            select m.prompt_id, m.model_id, m.turn_id, m.verdict, m.answers
+            from marts.fct_prompt_model_matrix as m
+            inner join prompts using (prompt_id)
+            order by m.prompt_id, m.model_id
+            """,
+            [*params, page_size, max(page - 1, 0) * page_size],
+        )
+
+    def matrix_deviating_count(self) -> int:
+        return self.one(
+            """
+            select count(*) as n from (
+                select prompt_id from marts.fct_prompt_model_matrix
+                group by prompt_id having bool_or(verdict <> ?)
+            )
+            """,
+            [KEPT],
+        )["n"]
+
+    def prompt_answers(self, prompt_id: str) -> pd.DataFrame:
+        """Every model's first answer to a shared prompt, with its texts, side by side."""
+        return self.df(
+            f"""
+            select m.model_id, v.turn_id, v.verdict, v.summary, v.hedge, v.off_canon_entities,
+                   v.touched_term, v.recall_target, v.character_id, t.user_message, t.reply_text
+            from marts.fct_prompt_model_matrix as m
+            inner join {VERDICTS_TABLE} as v using (turn_id)
+            left join {TEXTS_TABLE} as t using (turn_id)
+            where m.prompt_id = ?
+            order by m.model_id
+            """,
+            [prompt_id],
+        )
+
+    # -- self-scoring confusion matrix --------------------------------------------------------
+    def golden_confusion(self) -> pd.DataFrame:
+        """Labelled turns per (expected, predicted) verdict."""
+        return self.df(
+            """
+            select expected_verdict, predicted_verdict, count(*) as turns
+            from marts.fct_golden_agreement
+            group by expected_verdict, predicted_verdict
+            """
+        )
+
+    # -- test history --------------------------------------------------------------------------
+    def test_history(self, invocations: int) -> pd.DataFrame:
+        """The outcome of every test in the latest `invocations` dbt invocations."""
+        if not self.has("audit.dbt_test_results"):
+            return pd.DataFrame()
+        return self.df(
+            f"""
+            with latest as (
+                select invocation_id, max(run_started_at) as run_started_at
+                from audit.dbt_test_results
+                group by invocation_id
+                order by run_started_at desc, invocation_id desc
+                limit ?
+            )
+            select r.invocation_id, {shown_timestamp("latest.run_started_at")} as run_text,
+                   latest.run_started_at, r.test_name, r.status, r.failures
+            from audit.dbt_test_results as r
+            inner join latest using (invocation_id)
+            order by latest.run_started_at, r.test_name
+            """,
+            [invocations],
+        )
+
+    def test_failures(self, invocation_id: str, test_name: str, limit: int) -> list[str]:
+        """The turn_ids a failed check named in that invocation (audit.dbt_test_failures)."""
+        if not self.has("audit.dbt_test_failures"):
+            return []
+        return [
+            r["turn_id"]
+            for r in self.rows(
+                """
+                select turn_id from audit.dbt_test_failures
+                where invocation_id = ? and test_name = ?
+                order by turn_id
+                limit ?
+                """,
+                [invocation_id, test_name, limit],
+            )
+        ]

@@ -14,6 +14,7 @@ isolate early; the PDI closes every embedding or override the id opens.
 
 from __future__ import annotations
 
+import html
 import re
 
 import pandas as pd
@@ -49,3 +50,31 @@ def plain_ident(text: object) -> str:
 def ident(text: object) -> str:
     """An id for Markdown places (labels, captions): escaped like `md`, bidi-isolated."""
     return FSI + md(_ISOLATE_CONTROLS.sub("\ufffd", str(text if text is not None else ""))) + PDI
+
+
+def highlighted_html(text: str, marks: dict[str, list[str]]) -> str:
+    """`text` as HTML, every character escaped, with each occurrence of a marked term wrapped in
+    <mark class="ck-{kind}" data-kind="{kind}">. Kinds are the caller's own words (`term`,
+    `off_canon`, `recall`); terms are user text and are matched, never inserted. Overlaps go to
+    the earliest, then the longest occurrence."""
+    spans = []
+    for kind, terms in marks.items():
+        for term in {t for t in terms if t}:
+            start = text.find(term)
+            while start != -1:
+                spans.append((start, -(start + len(term)), kind))
+                start = text.find(term, start + 1)
+    pieces, cursor = [], 0
+    for start, negative_end, kind in sorted(spans):
+        end = -negative_end
+        if start < cursor:
+            continue
+        pieces.append(html.escape(text[cursor:start]))
+        safe_kind = re.sub(r"[^a-z_]", "", kind)
+        pieces.append(
+            f'<mark class="ck-{safe_kind}" data-kind="{safe_kind}">'
+            f"{html.escape(text[start:end])}</mark>"
+        )
+        cursor = end
+    pieces.append(html.escape(text[cursor:]))
+    return "".join(pieces).replace("\n", "<br>")

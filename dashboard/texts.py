@@ -26,6 +26,15 @@ VERDICT_COLORS = {
     "앞 회차를 기억 못 함": "blue",
 }
 
+# Background of a verdict's cell in the prompt × model matrix (the badge colours, lighter).
+VERDICT_CELL_COLORS = {
+    "설정대로 말함": "#e6f4ea",
+    "말투 어긋남": "#fff1d6",
+    "세계관 밖 고유명사": "#efe6ff",
+    "금지 소재 접촉": "#fde7e9",
+    "앞 회차를 기억 못 함": "#e3efff",
+}
+
 TITLE = "card_keeper — 캐릭터 카드를 지켰는지, 턴마다"
 ALL = "전체"
 PAGE_SIZE = 20
@@ -50,8 +59,7 @@ PUBLIC_BIND_WARNING = (
 
 # Sidebar: which database is shown, and the output-schema checks.
 DATABASE_HEADER = "보고 있는 데이터"
-DEMO_LABEL = "데모 (기본 데이터)"
-UPLOAD_LABEL = "올린 파일 {id}"
+DEFAULT_LABEL = "기본 데이터베이스 · {path}"
 CHECKS_HEADER = "출력 스키마 점검"
 CHECKS_RAN_AT = "실행 시각 {when} (UTC) · 실행 {invocation}"
 CHECKS_NONE = "점검 기록(audit.dbt_test_results)이 없습니다. `dbt build` 로 점검을 돌려 주세요."
@@ -138,8 +146,29 @@ REASON_NAMES = {
     "honorific_level_disagrees": "채팅 서버의 존댓말 표시와 다름 (참고만)",
 }
 
-# Sections below the list.
-SECTIONS = ("자가채점", "모델별 이탈률", "검증 노트", "격리된 입력 행", "내 파일 올리기")
+# The tabs under the summary strip, in order (the upload is always last).
+SECTION_LIST = "판정 목록"
+SECTION_MATRIX = "프롬프트 × 모델"
+SECTION_CONVERSATION = "대화 보기"
+SECTION_COMPARE = "실행 비교"
+SECTION_TESTS = "테스트 기록"
+SECTION_GOLDEN = "자가채점"
+SECTION_RATES = "모델별 이탈률"
+SECTION_NOTES = "검증 노트"
+SECTION_QUARANTINE = "격리된 입력 행"
+SECTION_UPLOAD = "내 파일 올리기"
+SECTIONS = (
+    SECTION_LIST,
+    SECTION_MATRIX,
+    SECTION_CONVERSATION,
+    SECTION_COMPARE,
+    SECTION_TESTS,
+    SECTION_GOLDEN,
+    SECTION_RATES,
+    SECTION_NOTES,
+    SECTION_QUARANTINE,
+    SECTION_UPLOAD,
+)
 
 GOLDEN_HEADER = "자가채점 — 사람이 붙인 정답 라벨과 규칙 판정이 맞는 비율"
 GOLDEN_EMPTY = "정답 라벨이 없어 자가채점은 비워 둡니다"
@@ -244,3 +273,166 @@ NOTES_HONESTY = """\
 - 금지 소재는 단어장의 단어를 **글자 그대로** 찾을 뿐, 뜻은 모릅니다.
 - 판정은 규칙이 내립니다. 모델이 쓴 요약은 검사를 통과할 때만 씁니다.
 """
+
+NULL = "null"
+
+# Which database is shown (the header and the sidebar).
+DEMO_NAME = "데모"
+SHOWN_DEMO = "보고 있는 데이터: 데모 (번들 데모 파일 data/demo 로 빌드) · {path}"
+SHOWN_UPLOAD = "보고 있는 데이터: 올린 파일 {files} · {created} UTC · {path}"
+SHOWN_PATH = "보고 있는 데이터: {path} (입력 {inputs})"
+UPLOAD_OPTION = "올린 파일 {created} · {files}"
+
+# The summary strip of the first view.
+STRIP_TURNS = "턴"
+STRIP_TURNS_HELP = "세션 {sessions:,}개"
+STRIP_RATE = "{model} 이탈률"
+STRIP_RATE_VALUE = "{rate:.1%}"
+STRIP_RATE_HELP = "95% 구간 {low:.1%}–{high:.1%} · {deviations:,}/{turns:,}턴"
+STRIP_RATE_MORE = "그 밖의 모델 {count}개는 '모델별 이탈률' 탭에 있습니다."
+STRIP_WORST = "가장 큰 이탈 묶음"
+STRIP_WORST_NONE = "없음"
+STRIP_WORST_VALUE = "{count:,}턴"
+STRIP_CHECKS = "실패한 점검"
+STRIP_CHECKS_VALUE = "{failed} / {total}"
+STRIP_CHECKS_NONE = "기록 없음"
+STRIP_QUARANTINE = "격리된 입력 행"
+
+# Search and filters of the verdict list.
+SEARCH = "검색 (답장 글 또는 turn_id)"
+SEARCH_HELP = "답장에 들어 있는 글자(대소문자 무시)나 turn_id 를 그대로 넣습니다."
+FILTER_SKIPPED = "건너뛴 점검"
+EXPORT_CSV = "이 목록 CSV ({count:,}행)"
+EXPORT_JSON = "이 목록 JSON ({count:,}행, 출력 스키마)"
+ROW_DETAILS_HINT = "펼치면 답장, 근거, 점검과 검토 표시가 보입니다."
+
+# Highlights inside the reply.
+HIGHLIGHT_LEGEND = (
+    "답장 속 강조: :red-background[금지 소재 단어] · :violet-background[세계관 밖 이름] · "
+    ":blue-background[기억해야 할 이름]"
+)
+HIGHLIGHT_CSS = (
+    ".ck-reply{white-space:pre-wrap;line-height:1.6;font-size:0.95rem}"
+    ".ck-reply mark{padding:0 2px;border-radius:3px}"
+    ".ck-term{background:#ffd6d6}.ck-off_canon{background:#e8dcff}.ck-recall{background:#d6e8ff}"
+)
+CANON_LIST = "카드 세계관 이름 ({count}개): {names}"
+CANON_DECIDE = "세계관 밖 이름 정하기"
+CANON_ADD = "더하기 (add)"
+CANON_BLOCK = "막기 (block)"
+CANON_DECIDED = "{name}: {decision} ({when}) — 다음 빌드에 반영됩니다."
+CANON_SAVED = "{name} 을(를) {decision} 로 정했습니다. 다음 빌드부터 반영됩니다."
+
+# Evidence, checks and quarantine headers: Korean, with the column's name beside.
+EVIDENCE_HEADERS = {"source": "출처", "field": "필드", "agg": "집계", "value": "값"}
+CHECK_HEADERS = {
+    "check": "점검",
+    "status": "결과",
+    "reason": "건너뛴 까닭",
+    "note": "참고",
+    "deciding": "판정을 가름",
+}
+QUARANTINE_HEADERS = {
+    "table_name": "입력 표",
+    "source_file": "파일",
+    "source_row": "줄",
+    "row_key": "행 키",
+    "column_name": "열",
+    "raw_value": "읽은 값",
+    "reason": "까닭",
+}
+CHECK_NAME_COLUMN = "{name} ({code})"
+
+# Reviewer marks.
+MARK_HEADER = "검토 표시"
+MARK_CHOICE = "이 판정은"
+MARK_NAMES = {"rule_right": "규칙이 맞음", "rule_wrong": "규칙이 틀림"}
+MARK_EXPECTED = "맞는 판정 (규칙이 틀림일 때, 선택)"
+MARK_NOTE = "메모"
+MARK_REVIEWER = "검토자"
+MARK_SAVE = "표시 저장"
+MARK_SAVED = "저장했습니다: {mark}. 다음 빌드가 정답 라벨(또는 이견 대기열)로 읽습니다."
+MARK_CURRENT = "지금 표시: {mark}{expected} · {note} · {when}"
+MARK_NONE = "아직 표시가 없습니다."
+DECISIONS_HEADER = "검토 결정 파일"
+DECISIONS_FOLDER = "결정은 데이터베이스 밖 {folder} 에 남습니다 (다시 빌드해도 지워지지 않습니다)."
+DECISIONS_DOWNLOAD = "{name} 내려받기 ({rows}행)"
+REBUILD = "결정을 반영해 다시 빌드"
+REBUILD_DONE = "다시 빌드했습니다. 검토 결정이 정답 라벨과 세계관 표에 반영됐습니다."
+REBUILD_FAILED = "다시 빌드하지 못했습니다 — {key_line}"
+PROGRESS = "dbt build: 노드 {done} / {total} · {elapsed:.0f}초 · {node}"
+PROGRESS_START = "dbt build 를 시작합니다…"
+
+# Prompt x model matrix.
+MATRIX_HEADER = "같은 프롬프트에 모델별 판정"
+MATRIX_INTRO = (
+    "모든 모델이 받은 프롬프트만 보여 줍니다 ({count:,}개). 칸을 누르면 그 프롬프트의 답장을 "
+    "모델별로 나란히 봅니다."
+)
+MATRIX_DEVIATING = "어긋난 모델이 있는 프롬프트만"
+MATRIX_EMPTY = "모든 모델이 받은 프롬프트가 없습니다."
+MATRIX_PROMPT = "프롬프트"
+MATRIX_PAGE_LABEL = "쪽 (전체 {pages}쪽, 프롬프트 {count:,}개)"
+MATRIX_PICK = "칸을 누르면 여기에 답장을 나란히 보여 줍니다."
+MATRIX_ANSWERS = "프롬프트 {prompt_id} 의 답장"
+MATRIX_MORE_ANSWERS = "이 모델은 같은 프롬프트에 {answers}번 답했습니다. 첫 답장을 보여 줍니다."
+
+# Compare runs.
+COMPARE_HEADER = "두 실행 비교 — 판정이 바뀐 턴"
+COMPARE_KIND = "무엇을 비교할까요"
+COMPARE_FINGERPRINTS = "규칙 지문 두 개 (이 데이터베이스의 기록)"
+COMPARE_UPLOADS = "데이터베이스 두 개 (올린 파일끼리, 또는 데모와)"
+COMPARE_FROM = "이전"
+COMPARE_TO = "이후"
+COMPARE_FINGERPRINT_OPTION = "{fingerprint} · {version} · {first} · {turns:,}턴"
+COMPARE_ONE = (
+    "규칙 지문이 하나뿐입니다. 규칙(어미 표, 단어장, 종결 부호, rule_version)을 바꿔 "
+    "다시 빌드하면 비교할 수 있습니다."
+)
+COMPARE_SAME = "같은 것을 골랐습니다. 서로 다른 둘을 골라 주세요."
+COMPARE_COUNT = "판정이 바뀐 턴 {count:,}개"
+COMPARE_INPUTS = "바뀐 규칙 입력"
+COMPARE_NO_INPUTS = "바뀐 규칙 입력이 없습니다."
+COMPARE_NONE = "판정이 바뀐 턴이 없습니다."
+COMPARE_NOT_BUILT = "실행 기록 마트({table})가 없어 비교할 수 없습니다."
+COMPARE_OTHER = "비교할 데이터베이스"
+COMPARE_NO_OTHER = "비교할 다른 데이터베이스가 없습니다. 파일을 올리면 여기서 비교할 수 있습니다."
+COMPARE_HEADERS = {
+    "turn_id": "턴",
+    "model_id": "모델",
+    "character_id": "캐릭터",
+    "verdict_before": "이전 판정",
+    "verdict_after": "이후 판정",
+    "changed_inputs": "바뀐 입력",
+}
+
+# Test history.
+TESTS_HEADER = "테스트 기록 — 최근 빌드의 점검 결과"
+TESTS_NONE = "테스트 기록(audit.dbt_test_results)이 없습니다."
+TESTS_INVOCATIONS = "최근 {count}번의 빌드"
+TESTS_EVERY = "모든 테스트 보기 (기본: 출력 스키마 점검 열 개와 실패한 테스트)"
+TESTS_TEST = "테스트"
+TESTS_PICK = "실패한 점검을 고르면 걸린 turn_id 를 보여 줍니다"
+TESTS_FAILED_TURNS = "{test} · {when} 에 걸린 턴 ({count}개)"
+TESTS_NO_TURNS = "이 점검은 턴 목록을 남기지 않았습니다 (개수만: {failures}건)."
+TESTS_ALL_PASS = "최근 빌드에서 실패한 테스트가 없습니다."
+STATUS_SHORT = {
+    "pass": "✔ 통과",
+    "fail": "✖ 실패",
+    "error": "✖ 오류",
+    "warn": "△ 경고",
+    "skipped": "– 건너뜀",
+}
+
+# Self-scoring additions.
+GOLDEN_INTERVAL = "95% 구간 {low:.1%}–{high:.1%}"
+GOLDEN_CONFUSION = "정답(행) × 규칙 판정(열) — 라벨 붙은 턴 수"
+GOLDEN_OPEN_TURN = "어긋난 턴을 누르면 그 턴을 펼쳐 보여 줍니다."
+GOLDEN_SOURCE = "라벨 출처"
+
+# Upload additions.
+UPLOAD_COLUMNS = "입력 파일의 열"
+UPLOAD_TEMPLATE = "{table} 틀 파일 내려받기"
+UPLOADS_LIST = "올린 파일 목록"
+UPLOADS_NONE = "아직 올린 파일이 없습니다."
+TREND_GAP_NOTE = "턴이 없는 주는 선을 잇지 않고 비워 둡니다."

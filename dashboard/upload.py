@@ -19,6 +19,8 @@ import secrets
 import shutil
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -37,6 +39,11 @@ _VAR_LINE = re.compile(r"^\s*(input_\w+:.*\S)\s*$")
 UPLOAD_ID = re.compile(r"^\d{8}-\d{6}-[0-9a-f]{6}$")
 DEFAULT_KEEP = 5
 BUILD_LOG = "dbt_output.log"
+# What an upload was: its files' own names and when it was made (written by save, read by the
+# sidebar's list, so uploads persist across reloads and browser sessions).
+MANIFEST = "upload.json"
+# dbt's progress lines: "  12 of 250 OK created sql table model marts.fct_turn_verdicts …".
+_PROGRESS = re.compile(r"\b(\d+) of (\d+) (START|OK|PASS|WARN|ERROR|FAIL|SKIP|NO-OP)\b\s*(.*)")
 
 
 def uploads_dir() -> Path:
@@ -89,6 +96,27 @@ def prune(keep: int | None = None, root: Path | None = None) -> list[Path]:
         if remove(folder, root):
             removed.append(folder)
     return removed
+
+
+@dataclass
+class Progress:
+    """Where a running build is: nodes finished of all, seconds since it started, the last node."""
+
+    done: int = 0
+    total: int = 0
+    elapsed: float = 0.0
+    node: str = ""
+
+
+@dataclass
+class Upload:
+    """A finished upload on disk, as the sidebar lists it."""
+
+    upload_id: str
+    folder: Path
+    database: Path
+    files: dict[str, str]
+    created_at: str
 
 
 @dataclass
@@ -158,11 +186,43 @@ def save(files: dict[str, Incoming | None], root: Path | None = None) -> tuple[s
     for table, incoming in files.items():
         if incoming is not None:
             (folder / f"{table}{extension_of(incoming.name)}").write_bytes(incoming.data)
+    manifest = {
+        "upload_id": upload_id,
+        "created_at": datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S"),
+        "files": {table: incoming.name for table, incoming in files.items() if incoming},
+    }
+    (folder / MANIFEST).write_text(json.dumps(manifest, ensure_ascii=False), encoding="utf-8")
     return upload_id, folder
 
 
+def finished_uploads(root: Path | None = None) -> list[Upload]:
+    """Uploads whose build finished with a database, newest first, with their files' names."""
+    found = []
+    for folder in reversed(upload_folders(root)):
+        database = folder / "card_keeper.duckdb"
+        if not (folder / BUILD_LOG).exists() or not database.exists():
+            continue
+        try:
+            manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            manifest = {}
+        found.append(
+            Upload(
+                folder.name,
+                folder,
+                database,
+                dict(manifest.get("files") or {}),
+                str(manifest.get("created_at") or folder.name[:15]),
+            )
+        )
+    return found
+
+
 def dbt_command(folder: Path) -> list[str]:
-    dbt_vars = {"export_path": str(folder / "turn_verdicts.json")}
+    dbt_vars = {
+        "export_path": str(folder / "turn_verdicts.json"),
+        "reviews_dir": str(folder / "reviews"),
+    }
     for table in (*REQUIRED, *OPTIONAL):
         found = sorted(folder.glob(f"{table}.*"))
         if found:
@@ -202,9 +262,9 @@ def key_line(output: str) -> str:
     return tail[-1] if tail else "dbt 가 아무것도 출력하지 않았습니다."
 
 
-def _failures(folder: Path) -> tuple[int, int]:
+def _failures(target: Path) -> tuple[int, int]:
     """(non-test nodes that errored, tests that failed) from the build's run_results.json."""
-    results = folder / "target" / "run_results.json"
+    results = target / "run_results.json"
     if not results.exists():
         return -1, 0
     node_errors = failed_tests = 0
@@ -218,37 +278,111 @@ def _failures(folder: Path) -> tuple[int, int]:
     return node_errors, failed_tests
 
 
-def build(folder: Path, upload_id: str) -> BuildResult:
-    """Run dbt build on the saved files into folder/card_keeper.duckdb."""
-    database = folder / "card_keeper.duckdb"
-    env = {
+def run_streaming(
+    command: list[str],
+    cwd: Path,
+    env: dict[str, str],
+    on_progress: Callable[[Progress], None] | None = None,
+    timeout: float = BUILD_TIMEOUT_SECONDS,
+) -> tuple[int | None, str]:
+    """Run dbt, reporting each progress line as it comes; (return code or None on timeout,
+    the whole output)."""
+    started = time.monotonic()
+    progress = Progress()
+    lines: list[str] = []
+    process = subprocess.Popen(
+        command,
+        cwd=cwd,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        bufsize=1,
+    )
+    assert process.stdout is not None
+    for line in process.stdout:
+        lines.append(line)
+        match = _PROGRESS.search(_ANSI.sub("", line))
+        if match:
+            number, total, status, rest = match.groups()
+            progress.total = int(total)
+            if status != "START":
+                progress.done = max(progress.done, int(number))
+            progress.node = rest.split(" [")[0].strip(" .")
+        progress.elapsed = time.monotonic() - started
+        if on_progress is not None and match:
+            on_progress(progress)
+        if progress.elapsed > timeout:
+            process.kill()
+            process.wait()
+            return None, "".join(lines)
+    return process.wait(), "".join(lines)
+
+
+def build_env(database: Path) -> dict[str, str]:
+    return {
         **os.environ,
         "CARD_KEEPER_DB": str(database),
         "DBT_SEND_ANONYMOUS_USAGE_STATS": "0",
         "DBT_USE_COLORS": "false",
     }
+
+
+def build(
+    folder: Path, upload_id: str, on_progress: Callable[[Progress], None] | None = None
+) -> BuildResult:
+    """Run dbt build on the saved files into folder/card_keeper.duckdb."""
+    database = folder / "card_keeper.duckdb"
     result = BuildResult(False, upload_id, folder, database, folder / "turn_verdicts.json")
-    try:
-        process = subprocess.run(
-            dbt_command(folder),
-            cwd=folder,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=BUILD_TIMEOUT_SECONDS,
-            check=False,
-        )
-    except subprocess.TimeoutExpired:
+    returncode, output = run_streaming(
+        dbt_command(folder), folder, build_env(database), on_progress
+    )
+    if returncode is None:
         result.key_line = f"dbt build 가 {BUILD_TIMEOUT_SECONDS}초 안에 끝나지 않았습니다."
         return result
-    output = process.stdout + process.stderr
     (folder / BUILD_LOG).write_text(output, encoding="utf-8")
+    return _judge(result, returncode, output, folder / "target")
+
+
+def rebuild(
+    database: Path, reviews: Path, on_progress: Callable[[Progress], None] | None = None
+) -> BuildResult:
+    """Build the shown database again (an upload with its own files; any other database with
+    the inputs the server was started with), reading the reviewers' decisions in `reviews`."""
+    database = Path(database)
+    folder = database.parent
+    if folder.parent.resolve() == uploads_dir().resolve() and UPLOAD_ID.match(folder.name):
+        command, workdir, target = dbt_command(folder), folder, folder / "target"
+    else:
+        workdir = folder
+        target = PROJECT_ROOT / "target" if folder == PROJECT_ROOT else folder / "rebuild_target"
+        command = [
+            str(DBT),
+            "build",
+            "--project-dir",
+            str(PROJECT_ROOT),
+            "--profiles-dir",
+            str(PROJECT_ROOT),
+            "--target-path",
+            str(target),
+            "--vars",
+            json.dumps({"reviews_dir": str(reviews)}, ensure_ascii=False),
+        ]
+    result = BuildResult(False, folder.name, folder, database, database)
+    returncode, output = run_streaming(command, workdir, build_env(database), on_progress)
+    if returncode is None:
+        result.key_line = f"dbt build 가 {BUILD_TIMEOUT_SECONDS}초 안에 끝나지 않았습니다."
+        return result
+    return _judge(result, returncode, output, target)
+
+
+def _judge(result: BuildResult, returncode: int, output: str, target: Path) -> BuildResult:
     result.log_tail = "\n".join(_ANSI.sub("", output).splitlines()[-40:])
-    node_errors, failed_tests = _failures(folder)
+    node_errors, failed_tests = _failures(target)
     result.failed_tests = failed_tests
     # A failing data test still leaves the marts built: show them, with the failed checks.
     result.ok = (
-        database.exists() and node_errors == 0 and (process.returncode == 0 or failed_tests > 0)
+        result.database.exists() and node_errors == 0 and (returncode == 0 or failed_tests > 0)
     )
     if not result.ok:
         result.key_line = key_line(output)
