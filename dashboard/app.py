@@ -78,7 +78,9 @@ def delete_upload(database: Path) -> None:
 
 
 def select_database(database: Path) -> None:
+    """Show a database just built, on the verdict list."""
     st.session_state.pending_choice = database
+    st.session_state.pending_section = texts.SECTION_LIST
 
 
 def shown_path(path: Path) -> str:
@@ -96,13 +98,14 @@ def warn_if_public() -> None:
 
 
 # -- sidebar: output-schema checks ----------------------------------------------------------------
-def schema_checks(batch: db.Batch) -> None:
-    st.sidebar.subheader(texts.CHECKS_HEADER)
+def schema_checks(batch: db.Batch, place) -> None:
+    """The ten output-schema checks of the latest invocation, in `place` (the sidebar)."""
+    place.subheader(texts.CHECKS_HEADER)
     latest, results = batch.latest_test_results()
     if latest is None:
-        st.sidebar.info(texts.CHECKS_NONE)
+        place.info(texts.CHECKS_NONE)
         return
-    st.sidebar.caption(
+    place.caption(
         texts.CHECKS_RAN_AT.format(
             when=md(latest["run_started_text"]),
             invocation=md(str(latest["invocation_id"])[:8]),
@@ -122,7 +125,7 @@ def schema_checks(batch: db.Batch) -> None:
         icon = texts.STATUS_ICONS.get(str(row.status), texts.UNKNOWN_ICON)
         failures = f" ({int(row.failures)}건)" if row.status != "pass" and row.failures else ""
         lines.append(f"{icon} {number}. {label} `{md(row.status)}`{failures}")
-    container = st.sidebar.container(key="schema_checks")
+    container = place.container(key="schema_checks")
     container.markdown("  \n".join(lines))
     others = results[~results["test_name"].str.startswith("assert_check_")]
     passed = int((others["status"] == "pass").sum())
@@ -257,41 +260,28 @@ def main() -> None:
 
 def screen(label: str, path: Path, key: str, reader: db.Reader, busy, options) -> None:
     upload_tab = partial(upload_view.upload_section, label, path, select_database, delete_upload)
+    checks_place = st.sidebar.container()
+    # The decisions (and their rebuild, which writes this database) hold no connection.
+    with shielded(texts.SECTION_FAILED, where=st.sidebar):
+        upload_view.decisions_sidebar(path)
     try:
+        # One short read-only connection for the header, the strip and the open tab.
+        open_tab, places = None, {}
         with reader.batch() as batch:
-            with shielded(texts.SECTION_FAILED, where=st.sidebar):
-                schema_checks(batch)
-            if not batch.has(db.VERDICTS_TABLE):
+            with shielded(texts.SECTION_FAILED, where=checks_place):
+                schema_checks(batch, checks_place)
+            built = batch.has(db.VERDICTS_TABLE)
+            if not built:
                 st.title(texts.TITLE)
                 st.error(texts.NOT_BUILT.format(table=db.VERDICTS_TABLE))
+            else:
+                header(batch, path)
+                with shielded(texts.SECTION_FAILED):
+                    summary_strip(batch)
+                open_tab, places = tabs_of(batch, key, path, label, options)
+        if not built or open_tab == texts.SECTION_UPLOAD:
+            with places.get(open_tab) or st.container():
                 upload_tab()
-                return
-            header(batch, path)
-            with shielded(texts.SECTION_FAILED):
-                summary_strip(batch)
-        with shielded(texts.SECTION_FAILED, where=st.sidebar):
-            upload_view.decisions_sidebar(path)
-        tabs = st.tabs(texts.SECTIONS, key="section", on_change="rerun", default=texts.SECTION_LIST)
-        renderers = {
-            texts.SECTION_LIST: lambda batch: verdict_list.verdict_list(batch, key, path),
-            texts.SECTION_MATRIX: lambda batch: sections.matrix(batch, key),
-            texts.SECTION_CONVERSATION: lambda batch: sections.conversation(batch, key),
-            texts.SECTION_COMPARE: lambda batch: sections.compare_runs(batch, key, options, label),
-            texts.SECTION_TESTS: lambda batch: sections.test_history(batch, key),
-            texts.SECTION_GOLDEN: lambda batch: sections.self_scoring(batch, key, path),
-            texts.SECTION_RATES: sections.deviation_rates,
-            texts.SECTION_NOTES: sections.notes,
-            texts.SECTION_QUARANTINE: sections.quarantine,
-        }
-        for name, tab in zip(texts.SECTIONS, tabs, strict=True):
-            if not tab.open:
-                continue
-            if name == texts.SECTION_UPLOAD:
-                with tab:
-                    upload_tab()
-                continue
-            with tab, shielded(texts.SECTION_FAILED), reader.batch() as batch:
-                renderers[name](batch)
         busy.empty()
     except db.DatabaseMissing:
         st.error(texts.NO_DATABASE.format(path=md(path)))
@@ -300,6 +290,35 @@ def screen(label: str, path: Path, key: str, reader: db.Reader, busy, options) -
     except db.DatabaseBusy:
         busy.warning(texts.BUSY_GAVE_UP, icon=":material/hourglass_top:")
         st.button(texts.RETRY)
+
+
+def tabs_of(batch: db.Batch, key: str, path: Path, label: str, options) -> tuple[str | None, dict]:
+    """Draw the tabs and the open one (the upload tab is left to the caller: its build must not
+    run inside this connection). Returns the open tab's name and the tabs by name."""
+    pending = st.session_state.pop("pending_section", None)
+    if pending is not None:
+        st.session_state.section = pending
+    tabs = st.tabs(texts.SECTIONS, key="section", on_change="rerun", default=texts.SECTION_LIST)
+    renderers = {
+        texts.SECTION_LIST: lambda: verdict_list.verdict_list(batch, key, path),
+        texts.SECTION_MATRIX: lambda: sections.matrix(batch, key),
+        texts.SECTION_CONVERSATION: lambda: sections.conversation(batch, key),
+        texts.SECTION_COMPARE: lambda: sections.compare_runs(batch, key, options, label),
+        texts.SECTION_TESTS: lambda: sections.test_history(batch, key),
+        texts.SECTION_GOLDEN: lambda: sections.self_scoring(batch, key, path),
+        texts.SECTION_RATES: lambda: sections.deviation_rates(batch),
+        texts.SECTION_NOTES: lambda: sections.notes(batch),
+        texts.SECTION_QUARANTINE: lambda: sections.quarantine(batch),
+    }
+    places = dict(zip(texts.SECTIONS, tabs, strict=True))
+    for name, tab in places.items():
+        if not tab.open:
+            continue
+        if name in renderers:
+            with tab, shielded(texts.SECTION_FAILED):
+                renderers[name]()
+        return name, places
+    return None, places
 
 
 main()

@@ -39,6 +39,12 @@ TEXTS_TABLE = "marts.fct_turn_texts"
 CARDS_TABLE = "marts.dim_character_cards"
 TEXTS_JOIN = f" left join {TEXTS_TABLE} using (turn_id)"
 FILTER_COLUMNS = ("model_id", "character_id", "session_id")
+# What a row of the verdict list shows, from the verdict mart (the texts come from TEXTS_TABLE).
+PAGE_COLUMNS = (
+    "turn_id, verdict, summary, hedge, skipped_checks, model_id, character_id, session_id,"
+    " created_at, rule_expected, rule_observed, off_canon_entities, touched_term, recall_target,"
+    " deciding_check, rule_fingerprint, prompt_id"
+)
 # Weeks a chart can place: inside pandas' datetime64[ns] range, finite.
 CHARTED_WEEK = "isfinite(week_start) and week_start between date '1678-01-01' and date '2261-12-31'"
 
@@ -117,6 +123,7 @@ class Batch:
     def __init__(self, connection: duckdb.DuckDBPyConnection) -> None:
         self.con = connection
         self._tables: set[str] | None = None
+        self._overview: dict[str, Any] | None = None
 
     # -- plumbing -------------------------------------------------------------------------
     def df(self, sql: str, params: Sequence[Any] = ()) -> pd.DataFrame:
@@ -143,6 +150,10 @@ class Batch:
 
     # -- header ---------------------------------------------------------------------------
     def overview(self) -> dict[str, Any]:
+        """Turns, sessions, the rule version and fingerprint (once per batch: the header and
+        the summary strip both show them)."""
+        if self._overview is not None:
+            return self._overview
         row = self.one(
             f"""
             select count(*) as turns, count(distinct session_id) as sessions,
@@ -150,7 +161,8 @@ class Batch:
             from {VERDICTS_TABLE}
             """
         )
-        return row or {}
+        self._overview = row or {}
+        return self._overview
 
     def verdict_words(self) -> list[str]:
         """The seed of the five words (docs/rules.md#verdict-order), to check the screen's order."""
@@ -243,17 +255,23 @@ class Batch:
     def verdict_page(
         self, verdict: str, filters: dict[str, str | None], page: int, page_size: int
     ) -> pd.DataFrame:
-        """One page of one group, ordered by (created_at, turn_id) like a session."""
+        """One page of one group, ordered by (created_at, turn_id) like a session: the page is
+        picked from the verdict mart first and only its turns' texts are joined (a search reads
+        the texts to pick the page, so it joins them first)."""
         where, params = self.where(filters, extra="verdict = ?")
         return self.df(
             f"""
-            select turn_id, verdict, summary, hedge, skipped_checks, model_id, character_id,
-                   session_id, {shown_timestamp("created_at")} as created_at_text,
-                   rule_expected, rule_observed, user_message, reply_text, off_canon_entities,
-                   touched_term, recall_target, deciding_check, rule_fingerprint, prompt_id
-            from {VERDICTS_TABLE}{TEXTS_JOIN}{where}
+            with page as (
+                select {PAGE_COLUMNS}
+                from {self.source(filters)}{where}
+                order by created_at, turn_id
+                limit ? offset ?
+            )
+            select page.*, {shown_timestamp("created_at")} as created_at_text,
+                   texts.user_message, texts.reply_text
+            from page
+            left join {TEXTS_TABLE} as texts using (turn_id)
             order by created_at, turn_id
-            limit ? offset ?
             """,
             [*params, verdict, page_size, max(page - 1, 0) * page_size],
         )
@@ -262,10 +280,8 @@ class Batch:
         """One turn's row as verdict_page gives it."""
         found = self.df(
             f"""
-            select turn_id, verdict, summary, hedge, skipped_checks, model_id, character_id,
-                   session_id, {shown_timestamp("created_at")} as created_at_text,
-                   rule_expected, rule_observed, user_message, reply_text, off_canon_entities,
-                   touched_term, recall_target, deciding_check, rule_fingerprint, prompt_id
+            select {PAGE_COLUMNS}, {shown_timestamp("created_at")} as created_at_text,
+                   user_message, reply_text
             from {VERDICTS_TABLE}{TEXTS_JOIN}
             where turn_id = ?
             """,

@@ -187,16 +187,7 @@ def test_history(batch: db.Batch, key: str) -> None:
     grid = grid[[c for c in columns.values() if c in grid.columns]]
     grid.index.name = texts.TESTS_TEST
     with st.container(key="test_history"):
-        st.dataframe(
-            grid.style.map(
-                lambda v: (
-                    "color: #b00020; font-weight: 600"
-                    if isinstance(v, str) and v.startswith(("✖", "△"))
-                    else ""
-                )
-            ),
-            height=min(38 + 35 * len(grid), 600),
-        )
+        st.table(text_table(grid.reset_index()), hide_index=True)
     failures = history[history["status"].isin(["fail", "error", "warn"])]
     if failures.empty:
         st.success(texts.TESTS_ALL_PASS)

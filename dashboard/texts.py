@@ -432,6 +432,10 @@ GOLDEN_SOURCE = "라벨 출처"
 
 # Upload additions.
 UPLOAD_COLUMNS = "입력 파일의 열"
+UPLOAD_COLUMNS_NOTE = (
+    "필수가 아닌 열은 비워 두면 null 로 읽습니다. "
+    "틀 파일은 머리줄과 예시 두 줄이고, 그대로 빌드됩니다."
+)
 UPLOAD_TEMPLATE = "{table} 틀 파일 내려받기"
 UPLOADS_LIST = "올린 파일 목록"
 UPLOADS_NONE = "아직 올린 파일이 없습니다."

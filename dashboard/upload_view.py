@@ -10,7 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import db, reviews, texts, upload
-from dashboard.safe import md
+from dashboard.safe import md, text_table
 from python_udfs.contract import INPUT_CONTRACT
 
 TEMPLATES = db.PROJECT_ROOT / "data" / "templates"
@@ -43,7 +43,7 @@ def contract_table(table: str) -> pd.DataFrame:
             {
                 "열": column["name"],
                 "종류": column["kind"],
-                "필수": "예" if column.get("required") else "아니오 (비우면 null)",
+                "필수": "예" if column.get("required") else "아니오",
             }
             for column in INPUT_CONTRACT[table]["columns"]
         ]
@@ -54,7 +54,7 @@ def input_help() -> None:
     with st.expander(texts.UPLOAD_COLUMNS, key="upload_columns"):
         for table, column in zip((*upload.REQUIRED, *upload.OPTIONAL), st.columns(4), strict=True):
             column.markdown(f"**{table}**")
-            column.dataframe(contract_table(table), hide_index=True)
+            column.table(text_table(contract_table(table)), hide_index=True)
             template = TEMPLATES / f"{table}.csv"
             if template.exists():
                 column.download_button(

@@ -38,7 +38,7 @@ UNIT_MODULES = {
     "test_spark_compare_engines",
 }
 BENCH_MODULES = {"test_bench_baseline"}  # bench/: the baseline and the data generator
-BROWSER_MODULES = {"test_dashboard"}  # the screen in Debian's chromium
+BROWSER_MODULES = {"test_dashboard", "test_dashboard_review"}  # the screen in Debian's chromium
 # Need dbt-spark or a Spark build's output: `make test-spark` runs them after its builds.
 SPARK_MODULES = {"test_spark_export", "test_spark_skips", "test_spark_incremental"}
 # every other module is e2e: it runs dbt on fixture files
