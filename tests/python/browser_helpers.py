@@ -5,6 +5,7 @@ and small steps on the screen (settle, choose, open a tab, upload files)."""
 from __future__ import annotations
 
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -29,7 +30,7 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 APP = PROJECT_ROOT / "dashboard" / "app.py"
-BUILD_TIMEOUT_MS = 180_000
+BUILD_TIMEOUT_MS = 600_000  # a small build takes ~40 s idle; far longer on a loaded machine
 VIEWPORT = {"width": 1400, "height": 1100}
 
 
@@ -103,7 +104,7 @@ def open_page(browser, server: str) -> Iterator:
     opened.dialogs = []
     opened.on("dialog", lambda dialog: (opened.dialogs.append(dialog.message), dialog.dismiss()))
     opened.goto(server)
-    settle(opened)
+    settle(opened, timeout=180_000)  # a server's first run imports everything: slow under load
     opened.get_by_role("radiogroup", name=texts.GROUPS).wait_for(timeout=60_000)
     settle(opened)
     yield opened
@@ -207,7 +208,15 @@ def upload_files(page, files: dict[str, Path], outcome: str) -> None:
         widget.locator("input[type=file]").set_input_files(str(path))
         widget.get_by_text(path.name).wait_for()
     page.get_by_role("button", name=texts.UPLOAD_SUBMIT).click()
-    page.locator('[data-testid="stAlert"]').filter(has_text=outcome).first.wait_for(
-        timeout=BUILD_TIMEOUT_MS
+    wait_for_outcome(page, outcome)
+
+
+def wait_for_outcome(page, outcome: str) -> None:
+    """Wait for the alert holding `outcome`, failing at once (with its text) on another one."""
+    failed = texts.UPLOAD_FAILED.split(" —")[0]
+    alert = page.locator('[data-testid="stAlert"]').filter(
+        has_text=re.compile(f"{re.escape(outcome)}|{re.escape(failed)}")
     )
+    alert.first.wait_for(timeout=BUILD_TIMEOUT_MS)
+    assert outcome in alert.first.inner_text(), alert.first.inner_text()
     settle(page)

@@ -42,6 +42,7 @@ from browser_helpers import (
     upload_files,
     verdict_counts,
     wait_for_groups,
+    wait_for_outcome,
 )
 from conftest import PROJECT_ROOT, DbtResult, fixture_inputs, run_dbt
 
@@ -449,10 +450,7 @@ def test_upload_streams_progress_persists_and_a_wrong_kind_file_keeps_it(
         page.get_by_role("button", name=texts.UPLOAD_SUBMIT).click()
         # dbt's progress is streamed: node N of M and the seconds, before the build ends.
         page.get_by_text("dbt build: 노드").first.wait_for(timeout=60_000)
-        page.locator('[data-testid="stAlert"]').filter(has_text="로 빌드했습니다").first.wait_for(
-            timeout=180_000
-        )
-        settle(page)
+        wait_for_outcome(page, "로 빌드했습니다")
         database = newest_upload(uploads)
         label = selected_database(page)
         assert seed["chat_turn"].name in label
