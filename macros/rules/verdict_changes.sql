@@ -150,6 +150,9 @@
                 when after_input.input_values is null
                     then '-' || pair_keys.input_kind || ' ' || pair_keys.input_key
                     || ' (' || before_input.input_values || ')'
+                when pair_keys.input_kind = 'rule_version'
+                    then 'rule_version: '
+                    || before_input.input_values || ' → ' || after_input.input_values
                 else pair_keys.input_kind || ' ' || pair_keys.input_key || ': '
                     || before_input.input_values || ' → ' || after_input.input_values
             end as change_text,
@@ -277,7 +280,8 @@
                         ''
                     )
             end as changed_inputs,
-            card_changes.change_text is not null as card_changed,
+            pair_changes.inputs_recorded
+            and card_changes.change_text is not null as card_changed,
             pair_changes.inputs_recorded
         from changed_turns
         inner join pair_changes
