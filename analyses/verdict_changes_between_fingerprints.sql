@@ -20,7 +20,8 @@ pairs as (
             previous_fingerprint as from_fingerprint,
             rule_fingerprint as to_fingerprint
         from fingerprints
-        where fingerprint_order = (select max(latest.fingerprint_order) from fingerprints as latest)
+        where
+            fingerprint_order = (select max(latest.fingerprint_order) from fingerprints as latest)
             and previous_fingerprint is not null
     {%- endif %}
 ),

@@ -61,16 +61,16 @@ ordered as (
         versions.rule_fingerprint,
         latest_version.rule_version,
         versions.rule_versions,
+        versions.first_recorded_at,
+        versions.last_recorded_at,
+        turns.turns,
+        turns.history_rows,
         row_number() over (
             order by versions.first_recorded_at, versions.rule_fingerprint
         ) as fingerprint_order,
         lag(versions.rule_fingerprint) over (
             order by versions.first_recorded_at, versions.rule_fingerprint
         ) as previous_fingerprint,
-        versions.first_recorded_at,
-        versions.last_recorded_at,
-        turns.turns,
-        turns.history_rows,
         recorded_inputs.rule_fingerprint is not null as inputs_recorded,
         rule_fingerprint.rule_fingerprint is not null as is_current
     from versions
