@@ -18,19 +18,20 @@ SHOWN_LIMIT = 500
 HISTORY = "marts.verdict_history"
 FINGERPRINTS = "marts.fct_rule_fingerprints"
 INPUTS = "marts.rule_input_history"
+CHANGES = "marts.fct_verdict_changes"
 
 
 def fingerprints_view(batch: db.Batch, key: str) -> None:
-    for table in (HISTORY, FINGERPRINTS, INPUTS):
+    for table in (HISTORY, FINGERPRINTS, INPUTS, CHANGES):
         if not batch.has(table):
             st.info(texts.COMPARE_NOT_BUILT.format(table=table))
             return
     fingerprints = batch.rows(
         f"""
-        select rule_fingerprint, rule_version, turns,
+        select rule_fingerprint, rule_version, turns, previous_fingerprint,
                {db.shown_timestamp("first_recorded_at")} as first_text
         from {FINGERPRINTS}
-        order by first_recorded_at, rule_fingerprint
+        order by fingerprint_order
         """
     )
     if len(fingerprints) < 2:
@@ -75,7 +76,27 @@ def fingerprints_view(batch: db.Batch, key: str) -> None:
         """,
         [before, after],
     )
-    changes = batch.df(
+    if by_id[after]["previous_fingerprint"] == before:
+        # Consecutive fingerprints: the mart has the turns and, per turn, what changed.
+        changes = batch.df(
+            f"""
+            select turn_id, model_id, character_id, verdict_before, verdict_after,
+                   coalesce(changed_inputs, '-') as changed_inputs
+            from {CHANGES}
+            where from_fingerprint = ? and to_fingerprint = ?
+            order by turn_id
+            """,
+            [before, after],
+        )
+    else:
+        changes = arbitrary_pair_changes(batch, before, after)
+    show_changes(changes, inputs, key)
+
+
+def arbitrary_pair_changes(batch: db.Batch, before: str, after: str) -> pd.DataFrame:
+    """The turns whose latest verdict differs between any two fingerprints (verdict_history),
+    as fct_verdict_changes computes it for consecutive ones."""
+    return batch.df(
         f"""
         with latest as (
             select turn_id, model_id, character_id, rule_fingerprint, verdict,
@@ -96,7 +117,6 @@ def fingerprints_view(batch: db.Batch, key: str) -> None:
         """,
         [before, after, before, after],
     )
-    show_changes(changes, inputs, key)
 
 
 def changed_inputs_text(inputs: pd.DataFrame, character_id: str | None) -> str:
@@ -122,9 +142,10 @@ def show_changes(changes: pd.DataFrame, inputs: pd.DataFrame, key: str) -> None:
             st.info(texts.COMPARE_NONE)
             return
         shown = changes.head(SHOWN_LIMIT).copy()
-        shown["changed_inputs"] = shown["character_id"].map(
-            lambda c: changed_inputs_text(inputs, c)
-        )
+        if "changed_inputs" not in shown:
+            shown["changed_inputs"] = shown["character_id"].map(
+                lambda c: changed_inputs_text(inputs, c)
+            )
         korean_table(shown, texts.COMPARE_HEADERS)
 
 

@@ -20,10 +20,10 @@ DASHBOARD = PROJECT_ROOT / "dashboard"
 EXPOSURES = PROJECT_ROOT / "models" / "marts" / "_exposures.yml"
 EXPOSURE = "card_keeper_dashboard"
 # Schemas no node owns: raw (the input views of on-run-start) and audit (the build's own test
-# log, written by the on-run-end hook macros/store_test_results.sql).
+# log and failing turn_ids, written by the on-run-end hook macros/store_test_results.sql).
 HOOK_SCHEMAS = {"raw", "audit"}
-# Read by the screen but no node: the exposure cannot ref it, its description must name it.
-NOT_NODES = {"audit.dbt_test_results"}
+# Read by the screen but no node: the exposure cannot ref them, its description must name them.
+NOT_NODES = {"audit.dbt_test_results", "audit.dbt_test_failures"}
 REF = re.compile(r"""^ref\(\s*['"]([A-Za-z0-9_]+)['"]\s*\)$""")
 
 
