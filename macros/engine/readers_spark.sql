@@ -32,6 +32,24 @@
     where false
 {%- endmacro %}
 
+{#
+    Whether the file at `path` exists (input_file_exists): binaryFile stops on a path that
+    matches nothing, so a local path is listed in one brace glob with the project's
+    dbt_project.yml, which always matches. A path with a scheme (s3a://…) is taken to exist:
+    there, keep the reviews folder's files present (an empty one with its header is no rows).
+#}
+{% macro spark__input_file_exists(path) -%}
+    {%- if not path.startswith('/') -%}
+        {{ return(true) }}
+    {%- endif -%}
+    {%- set anchor = project_root() ~ '/dbt_project.yml' -%}
+    {%- set listing = run_query(
+        'select ' ~ spark_file_path('path', false) ~ ' from binaryFile.`/{' ~ path[1:] ~ ','
+        ~ anchor[1:] ~ '}`'
+    ) -%}
+    {{ return(path in (listing.rows | map(attribute=0) | list)) }}
+{%- endmacro %}
+
 {% macro spark__input_set_table_exists() -%}
     {{ return(spark_table_exists('audit', 'input_sets')) }}
 {%- endmacro %}
