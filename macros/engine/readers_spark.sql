@@ -462,7 +462,10 @@
     {%- set open = sql_text(
         '^(?:(?:' ~ field ~ ')?,)*+"(?:[^"]++|"")*+\\z'
     ) -%}
-    {%- set values = sql_text('(?:^|,)(' ~ quoted ~ '|[^,]*+)') -%}
+    {#- Each value after a comma, the record read with one put before it: `(?:^|,)` would
+        drop the comma after an empty first value (the empty match at ^ moves the search on
+        past it), and `,CHR-0004,add` would read as one value too few. -#}
+    {%- set values = sql_text(',(' ~ quoted ~ '|[^,]*+)') -%}
     {%- set limit = 2 * 1024 * 1024 -%}
     {%- set branches = [] -%}
     {%- for header_json, group_files in groups.items() -%}
@@ -572,7 +575,7 @@
                     case
                         when _line_error is null and record_text rlike {{ whole }}
                             then transform(
-                                regexp_extract_all(record_text, {{ values }}, 1),
+                                regexp_extract_all(',' || record_text, {{ values }}, 1),
                                 value -> case
                                     when value = '' then null
                                     when startswith(value, '"')

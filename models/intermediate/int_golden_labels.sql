@@ -1,7 +1,8 @@
 -- Every golden label (docs/rules.md#reviewer-decisions, #evaluation): the reviewers' marks
 -- with an expected verdict (label_source 'reviewer'; a rule_right mark's expected verdict is the
 -- verdict shown) and the rows of the golden labels file (label_source 'golden_labels'); when
--- both label a turn, the reviewer's mark wins. A mark names a clean turn (stg_chat_logs__turn_marks).
+-- both label a turn, the reviewer's mark wins. A mark names a clean turn
+-- (stg_chat_logs__turn_marks).
 with file_labels as (
     select * from {{ ref('stg_chat_logs__golden_labels') }}
 ),
