@@ -32,6 +32,24 @@
     where false
 {%- endmacro %}
 
+{#
+    Whether the file at `path` exists (input_file_exists): binaryFile stops on a path that
+    matches nothing, so a local path is listed in one brace glob with the project's
+    dbt_project.yml, which always matches. A path with a scheme (s3a://…) is taken to exist:
+    there, keep the reviews folder's files present (an empty one with its header is no rows).
+#}
+{% macro spark__input_file_exists(path) -%}
+    {%- if not path.startswith('/') -%}
+        {{ return(true) }}
+    {%- endif -%}
+    {%- set anchor = project_root() ~ '/dbt_project.yml' -%}
+    {%- set listing = run_query(
+        'select ' ~ spark_file_path('path', false) ~ ' from binaryFile.`/{' ~ path[1:] ~ ','
+        ~ anchor[1:] ~ '}`'
+    ) -%}
+    {{ return(path in (listing.rows | map(attribute=0) | list)) }}
+{%- endmacro %}
+
 {% macro spark__input_set_table_exists() -%}
     {{ return(spark_table_exists('audit', 'input_sets')) }}
 {%- endmacro %}
@@ -444,7 +462,10 @@
     {%- set open = sql_text(
         '^(?:(?:' ~ field ~ ')?,)*+"(?:[^"]++|"")*+\\z'
     ) -%}
-    {%- set values = sql_text('(?:^|,)(' ~ quoted ~ '|[^,]*+)') -%}
+    {#- Each value after a comma, the record read with one put before it: `(?:^|,)` would
+        drop the comma after an empty first value (the empty match at ^ moves the search on
+        past it), and `,CHR-0004,add` would read as one value too few. -#}
+    {%- set values = sql_text(',(' ~ quoted ~ '|[^,]*+)') -%}
     {%- set limit = 2 * 1024 * 1024 -%}
     {%- set branches = [] -%}
     {%- for header_json, group_files in groups.items() -%}
@@ -554,7 +575,7 @@
                     case
                         when _line_error is null and record_text rlike {{ whole }}
                             then transform(
-                                regexp_extract_all(record_text, {{ values }}, 1),
+                                regexp_extract_all(',' || record_text, {{ values }}, 1),
                                 value -> case
                                     when value = '' then null
                                     when startswith(value, '"')

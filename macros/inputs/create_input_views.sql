@@ -59,12 +59,20 @@
     The resolved path an input var names. An optional input (golden labels, LLM summaries)
     left unset falls back to its demo file only while the turns are the demo's own (compared
     as resolved paths): the demo labels describe the demo turns and nobody else's. Returns
-    none when there is no such input.
+    none when there is no such input. A reviewer-decisions input (spec.file) is that file of
+    the folder its var names (reviews_dir), or none while the folder or the file is absent
+    (docs/rules.md#reviewer-decisions).
 #}
 {% macro input_path(spec, root=none) -%}
     {%- set root = root or project_root() -%}
     {%- set given = var(spec.var, none) -%}
-    {%- if given is not none and given | string | trim != '' -%}
+    {%- if spec.get('file') -%}
+        {%- if given is none or given | string | trim == '' -%}
+            {{ return(none) }}
+        {%- endif -%}
+        {%- set path = resolve_input_path(given ~ '/' ~ spec.file, root) -%}
+        {{ return(path if input_file_exists(path) else none) }}
+    {%- elif given is not none and given | string | trim != '' -%}
         {{ return(resolve_input_path(given, root)) }}
     {%- elif not spec.get('optional') -%}
         {{ exceptions.raise_compiler_error(spec.var ~ ' is required') }}
@@ -74,6 +82,21 @@
     {%- else -%}
         {{ return(none) }}
     {%- endif -%}
+{%- endmacro %}
+
+{#
+    Whether one file exists at `path` (no glob): the reviewer-decisions files may be absent.
+    On Spark a path no file matches stops a read, so the file is listed together with the
+    project's own dbt_project.yml in one brace glob, which always matches that one.
+#}
+{% macro input_file_exists(path) -%}
+    {{- return(adapter.dispatch('input_file_exists', 'card_keeper')(path)) -}}
+{%- endmacro %}
+
+{% macro default__input_file_exists(path) -%}
+    {{- return(run_query(
+        'select count(*) from glob(' ~ sql_text(path) ~ ')'
+    ).columns[0].values()[0] > 0) -}}
 {%- endmacro %}
 
 {# An input view with the contract's columns and no rows, for an optional input not given. #}

@@ -1,6 +1,8 @@
 -- The canon each character is judged against (rule v2): the card's canon_entities, the card's
 -- own name (a character introducing itself is inside its world), and the names creators marked
--- `add` in seed canon_review (manual check 2 feeds the next build).
+-- `add` (manual check 2 feeds the next build): int_canon_decisions, seed canon_review overridden
+-- by the reviewers' canon_decisions.csv (docs/rules.md#reviewer-decisions). A `block` adds
+-- nothing and removes nothing from the card's own canon_entities.
 with character_cards as (
     select
         character_id,
@@ -17,7 +19,7 @@ added_names as (
     select
         character_id,
         {{ ordered_list('name', [('name', 'asc')]) }} as added_entities
-    from {{ ref('canon_review') }}
+    from {{ ref('int_canon_decisions') }}
     where decision = 'add'
     group by character_id
 ),

@@ -80,6 +80,48 @@ llm_summaries as (
     select * from {{ ref('base_chat_logs__llm_summaries') }}
 ),
 
+turn_marks as (
+    select * from {{ ref('base_chat_logs__turn_marks') }}
+),
+
+clean_turns as (
+    select turn_id from {{ ref('stg_chat_logs__turns') }}
+),
+
+-- A reviewer's mark whose turn is not a clean turn of this build is no label
+-- (docs/rules.md#reviewer-decisions): unknown_turn_id, quoting the turn_id as read.
+checked_turn_marks as (
+    select
+        _source_file,
+        _source_row,
+        raw_turn_id,
+        {{ list_concat_function() }}(
+            _violations,
+            {{ collect_violations([
+                {
+                    'condition': 'is_unknown_turn',
+                    'column': 'turn_id',
+                    'reason': "'unknown_turn_id'",
+                    'raw': 'raw_turn_id',
+                },
+            ]) }}
+        ) as _violations
+    from (
+        -- A join, not an IN test: Spark takes IN subqueries only in a filter.
+        select
+            turn_marks.*,
+            {{ list_size_function() }}(turn_marks._violations) = 0
+            and clean_turns.turn_id is null as is_unknown_turn
+        from turn_marks
+        left join clean_turns
+            on turn_marks.turn_id = clean_turns.turn_id
+    ) as marks
+),
+
+canon_decisions as (
+    select * from {{ ref('base_chat_logs__canon_decisions') }}
+),
+
 reason_codes as (
     select * from {{ ref('contract_reason_codes') }}
 ),
@@ -137,6 +179,28 @@ violating_rows as (
         raw_turn_id as row_key,
         {{ violation_fields('_violations') }}  -- noqa: AL03
     from llm_summaries
+    where {{ list_size_function() }}(_violations) > 0
+
+    union all
+
+    select
+        'turn_marks' as table_name,
+        _source_file as source_file,
+        _source_row as source_row,
+        raw_turn_id as row_key,
+        {{ violation_fields('_violations') }}  -- noqa: AL03
+    from checked_turn_marks
+    where {{ list_size_function() }}(_violations) > 0
+
+    union all
+
+    select
+        'canon_decisions' as table_name,
+        _source_file as source_file,
+        _source_row as source_row,
+        raw_character_id as row_key,
+        {{ violation_fields('_violations') }}  -- noqa: AL03
+    from canon_decisions
     where {{ list_size_function() }}(_violations) > 0
 ),
 

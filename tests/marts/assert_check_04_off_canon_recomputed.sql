@@ -1,7 +1,7 @@
 -- Assert that off_canon_entities equals named_entities minus the canon, distinct, in
 -- named_entities order, and null exactly when named_entities is null (seed 000 check 4); the
 -- canon is the card's canon_entities, its own name (rule v2) and the names creators added in
--- seed canon_review.
+-- int_canon_decisions (seed canon_review overridden by the reviewers' canon_decisions.csv).
 -- Recomputed relationally (unnest, anti-join, first occurrence), not with the model's
 -- list functions.
 with verdicts as (
@@ -41,7 +41,7 @@ canon as (
     select
         character_id,
         name as entity
-    from {{ ref('canon_review') }}
+    from {{ ref('int_canon_decisions') }}
     where decision = 'add'
 ),
 

@@ -93,6 +93,10 @@ def run_dbt(
     dbt_vars = {"export_path": str(export)}
     for name, path in (inputs or {}).items():
         dbt_vars[f"input_{name}"] = str(path)
+    if "CARD_KEEPER_REVIEWS" not in {**os.environ, **(env or {})}:
+        # The reviewers' decisions (docs/rules.md#reviewer-decisions) of this test only: a
+        # `reviews/` folder at the project root is someone's screen, not a fixture.
+        dbt_vars["reviews_dir"] = str(workdir / "reviews")
     dbt_vars.update(extra_vars or {})
     env = {
         **os.environ,
@@ -177,6 +181,7 @@ def copy_project(target: Path) -> Path:
         "*.duckdb",
         "*.duckdb.wal",
         "uploads",
+        "reviews",
         "bench",
         "__pycache__",
         "exports",

@@ -11,7 +11,18 @@ from python_udfs.contract import INPUT_CONTRACT, SOURCES_YAML, load_contract
 
 ROOT = SOURCES_YAML.parents[3]
 KINDS = {"text", "list", "roles", "boolean", "integer", "timestamp", "json"}
-INPUTS = ["character_card", "topic_lexicon", "chat_turn", "golden_labels", "llm_summaries"]
+INPUTS = [
+    "character_card",
+    "topic_lexicon",
+    "chat_turn",
+    "golden_labels",
+    "llm_summaries",
+    "turn_marks",
+    "canon_decisions",
+]
+# The reviewer-decisions files: optional, a file of the folder var reviews_dir names
+# (docs/rules.md#reviewer-decisions), with no demo file.
+REVIEW_FILES = {"turn_marks": "turn_marks.csv", "canon_decisions": "canon_decisions.csv"}
 
 
 def test_every_input_is_a_source_table():
@@ -31,9 +42,14 @@ def test_every_column_has_a_kind(table):
 @pytest.mark.parametrize("table", INPUTS)
 def test_every_table_has_its_var_and_key(table):
     spec = INPUT_CONTRACT[table]
-    assert spec["var"] == f"input_{table}"
     (key,) = [column for column in spec["columns"] if column["name"] == spec["key"]]
     assert key.get("id") and key["required"]
+    if table in REVIEW_FILES:
+        assert spec["var"] == "reviews_dir"
+        assert spec["file"] == REVIEW_FILES[table]
+        assert spec["optional"] and "demo_default" not in spec
+        return
+    assert spec["var"] == f"input_{table}"
     if spec.get("optional"):
         assert (ROOT / spec["demo_default"]).is_file()
     else:

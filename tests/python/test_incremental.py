@@ -10,6 +10,7 @@ import shutil
 from collections import Counter
 from pathlib import Path
 
+import duckdb
 import pytest
 from conftest import PROJECT_ROOT, copy_project, run_dbt
 
@@ -398,3 +399,50 @@ def test_the_grain_test_of_a_batch_catches_rows_left_behind(builds, tmp_path):
     assert any("fct_turn_verdicts_turn_id" in line for line in failed), result.output[-3000:]
     compiled = next((tmp_path / "build" / "target").rglob("unique_combination_fct_turn_verdicts*"))
     assert "with written as" in compiled.read_text(encoding="utf-8")  # the batch's keys only
+
+
+def test_a_canon_add_in_the_reviews_folder_rejudges_its_card_turns(builds, tmp_path):
+    """docs/rules.md#reviewer-decisions: a reviewer's `add` written to the reviews folder
+    between two builds changes the card's canon (card_rules_hash), so the next incremental
+    build, without --full-refresh, judges that card's turns again and a turn that was
+    세계관 밖 고유명사 for that name only is no longer. On a copy of the batches' database."""
+    database = tmp_path / "copy.duckdb"
+    shutil.copy(builds["batched"].database, database)
+    with duckdb.connect(str(database), read_only=True) as con:
+        candidates = con.execute(
+            "select turn_id, character_id, off_canon_entities[1] from marts.fct_turn_verdicts"
+            " where verdict = '세계관 밖 고유명사' and len(off_canon_entities) = 1"
+            " order by turn_id limit 1"
+        ).fetchall()
+    assert candidates, "the batches hold an off-canon turn of one name"
+    turn = dict(zip(["turn_id", "character_id", "name"], candidates[0], strict=True))
+    reviews = tmp_path / "reviews"
+    reviews.mkdir()
+    (reviews / "canon_decisions.csv").write_text(
+        "name,character_id,decision,note,reviewer,decided_at\n"
+        f"{turn['name']},{turn['character_id']},add,화면에서 설정에 넣었습니다,김검토,"
+        "2026-12-02T09:00:00Z\n",
+        encoding="utf-8",
+    )
+    after = run_dbt(
+        BUILD,
+        tmp_path / "after",
+        builds["inputs"],
+        extra_vars={"reviews_dir": str(reviews)},
+        database=database,
+        project_dir=builds["project"],
+    )
+    reasons = judge_reasons(after)
+    assert set(reasons) == {"card_changed"}
+    judged = after.rows(
+        "select count(*) as n from intermediate.int_turns_to_judge as judged"
+        " join marts.fct_turn_verdicts as verdicts using (turn_id)"
+        f" where verdicts.character_id <> '{turn['character_id']}'"
+    )
+    assert judged == [{"n": 0}]  # only that card's turns
+    (verdict,) = after.rows(
+        "select verdict, off_canon_entities from marts.fct_turn_verdicts"
+        f" where turn_id = '{turn['turn_id']}'"
+    )
+    assert verdict["verdict"] != "세계관 밖 고유명사"
+    assert turn["name"] not in verdict["off_canon_entities"]

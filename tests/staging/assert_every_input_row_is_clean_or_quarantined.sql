@@ -27,6 +27,16 @@ with counts as (
         'llm_summaries' as table_name,
         (select count(*) from {{ ref('base_chat_logs__llm_summaries') }}) as input_rows,
         (select count(*) from {{ ref('stg_chat_logs__llm_summaries') }}) as clean_rows
+    union all
+    select
+        'turn_marks' as table_name,
+        (select count(*) from {{ ref('base_chat_logs__turn_marks') }}) as input_rows,
+        (select count(*) from {{ ref('stg_chat_logs__turn_marks') }}) as clean_rows
+    union all
+    select
+        'canon_decisions' as table_name,
+        (select count(*) from {{ ref('base_chat_logs__canon_decisions') }}) as input_rows,
+        (select count(*) from {{ ref('stg_chat_logs__canon_decisions') }}) as clean_rows
 ),
 
 quarantined as (

@@ -1,9 +1,10 @@
--- One row per creator-labelled turn, the label against the rules' verdict
--- (docs/rules.md#evaluation, golden agreement).
+-- One row per labelled turn, the label against the rules' verdict (docs/rules.md#evaluation,
+-- golden agreement): the golden labels file's and the reviewers' (int_golden_labels, whose
+-- label_source says which; a reviewer's mark wins over the file's label).
 {{ config(contract={'enforced': target.type != 'spark'}) }}
 
 with golden_labels as (
-    select * from {{ ref('stg_chat_logs__golden_labels') }}
+    select * from {{ ref('int_golden_labels') }}
 ),
 
 verdicts as (
@@ -31,7 +32,8 @@ compared as (
         ) as disagreement_check,
         cast(golden_labels.note as {{ sql_type_text() }}) as note,
         cast(verdicts.model_id as {{ sql_type_text() }}) as model_id,
-        cast(verdicts.character_id as {{ sql_type_text() }}) as character_id
+        cast(verdicts.character_id as {{ sql_type_text() }}) as character_id,
+        cast(golden_labels.label_source as {{ sql_type_text() }}) as label_source
     from golden_labels
     left join verdicts
         on golden_labels.turn_id = verdicts.turn_id

@@ -1,13 +1,14 @@
 {{- config(contract={'enforced': target.type != 'spark'}) -}}
 -- Manual check 2: every off-canon name ranked by how often it appears, with the models that
--- produce it and the creator's decision so far (seed canon_review: `add` names are canon from
--- the next build on and so leave this list; `block` names stay, marked reviewed).
+-- produce it and the decision so far (int_canon_decisions: seed canon_review overridden by the
+-- reviewers' canon_decisions.csv; `add` names are canon from the next build on and so leave this
+-- list; `block` names stay, marked reviewed).
 with verdicts as (
     select * from {{ ref('fct_turn_verdicts') }}
 ),
 
-canon_review as (
-    select * from {{ ref('canon_review') }}
+canon_decisions as (
+    select * from {{ ref('int_canon_decisions') }}
 ),
 
 mentions as (
@@ -47,8 +48,9 @@ ranked as (
 decided as (
     select
         ranked.*,
-        canon_review.decision,
-        canon_review.note as decision_note,
+        canon_decisions.decision,
+        canon_decisions.note as decision_note,
+        canon_decisions.decided_by,
         -- character_id last: the same name can be off-canon for two characters with the
         -- same counts, and without it their order (and rank) changed from run to run.
         row_number() over (
@@ -59,8 +61,10 @@ decided as (
                 ranked.character_id asc
         ) as name_rank
     from ranked
-    left join canon_review
-        on ranked.name = canon_review.name and ranked.character_id = canon_review.character_id
+    left join canon_decisions
+        on
+            ranked.name = canon_decisions.name
+            and ranked.character_id = canon_decisions.character_id
 )
 
 select * from decided
