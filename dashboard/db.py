@@ -489,6 +489,7 @@ class Batch:
         "marts.fct_review_off_canon_names": "name_rank",
         "marts.fct_review_mixed_register": "sample_rank",
         "marts.fct_review_ending_candidates": "candidate_rank",
+        "marts.fct_review_rule_disputes": "marked_at desc, turn_id",
     }
 
     def review_queue(self, table: str, limit: int) -> pd.DataFrame:

@@ -256,6 +256,7 @@ NOTES_QUEUES = {
     "marts.fct_review_off_canon_names": "2. 세계관 밖 이름 (add / block)",
     "marts.fct_review_mixed_register": "3. 반말·존댓말이 섞인 답장 20개",
     "marts.fct_review_ending_candidates": "3. 어미 표에 더할 후보",
+    "marts.fct_review_rule_disputes": "4. 검토자가 '규칙이 틀림'으로 표시한 턴",
 }
 NOTES_HONESTY_HEADER = "정직 경계선 — 규칙이 알 수 없는 것"
 NOTES_HONESTY = """\
