@@ -192,6 +192,10 @@ def test_history(batch: db.Batch, key: str) -> None:
     if failures.empty:
         st.success(texts.TESTS_ALL_PASS)
         return
+    # The latest invocation's failures first, the output-schema checks before other tests.
+    failures = failures.assign(
+        is_other=~failures["test_name"].str.startswith("assert_check_")
+    ).sort_values(["run_started_at", "is_other", "test_name"], ascending=[False, True, True])
     options = list(failures[["invocation_id", "test_name", "run", "failures"]].itertuples(False))
     picked = st.selectbox(
         texts.TESTS_PICK,

@@ -20,6 +20,8 @@ from conftest import PROJECT_ROOT, DbtResult
 
 from dashboard import texts
 
+expect = pytest.importorskip("playwright.sync_api").expect
+
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless",
@@ -169,11 +171,14 @@ def pick_group(page, verdict: str) -> None:
         settle(page)
 
 
-def search(page, text: str) -> None:
+def search(page, text: str, rows_expected: int | None = None) -> None:
+    """Search the verdict list; with rows_expected, wait until that many rows are shown."""
     box = page.locator('[class*="st-key-search_"] input').first
     box.fill(text)
     box.press("Enter")
     settle(page)
+    if rows_expected is not None:
+        expect(rows(page)).to_have_count(rows_expected, timeout=30_000)
 
 
 def open_section(page, name: str) -> None:

@@ -265,8 +265,7 @@ def test_highlights_and_the_canon_list_in_an_off_canon_row(page, demo: DbtResult
         """
     )[0]
     pick_group(page, "세계관 밖 고유명사")
-    search(page, turn["turn_id"])
-    assert rows(page).count() == 1
+    search(page, turn["turn_id"], rows_expected=1)
     row = open_row(page, turn["turn_id"])
     marked = row.locator('.ck-reply mark[data-kind="off_canon"]').all_inner_texts()
     assert marked and set(marked) <= set(turn["off_canon_entities"])

@@ -98,15 +98,15 @@ def test_reviewer_decisions_survive_a_rebuild_and_change_the_next_build(
         settle(page)
         # Decide the name on the screen: add it to the card's canon.
         pick_group(page, OFF_CANON)
-        search(page, named["turn_id"])
+        search(page, named["turn_id"], rows_expected=1)
         row = open_row(page, named["turn_id"])
         row.get_by_role("button", name=texts.CANON_ADD).first.click()
         settle(page)
         # Mark the tone turn: the rule is wrong, it should have been 설정대로 말함.
         pick_group(page, disputed["verdict"])
-        search(page, disputed["turn_id"])
+        search(page, disputed["turn_id"], rows_expected=1)
         row = open_row(page, disputed["turn_id"])
-        row.get_by_text(texts.MARK_NAMES["rule_wrong"]).click()
+        row.get_by_text(texts.MARK_NAMES["rule_wrong"], exact=True).click()
         row.locator('[class*="st-key-mark_expected_"]').click()
         page.get_by_role("option", name=texts.KEPT, exact=True).click()
         row.locator('[class*="st-key-mark_note_"] input').fill("존댓말이 맞는 장면입니다")
@@ -236,7 +236,7 @@ def test_run_comparison_lists_the_turns_the_mart_says_changed(
     for page in open_page(browser, server):
         open_section(page, texts.SECTION_COMPARE)
         shown = page.locator(".st-key-compare_changes")
-        shown.wait_for()
+        shown.locator('[data-testid="stTable"]').wait_for()
         text = shown.inner_text()
         assert texts.COMPARE_COUNT.format(count=len(changed)) in text
         table = shown.locator('[data-testid="stTable"] tbody tr')
