@@ -261,14 +261,20 @@ def test_test_history_names_the_turns_a_failed_check_found(
             " where turn_id = ? and ordinal = ?",
             [turn_id, ordinal],
         )
+    # The same inputs as the database's last build (the comparison test's lexicon, if it ran).
+    lexicon = folder / "topic_lexicon.csv"
     broken = run_dbt(
         ["test", "-s", CHECK_09],
         folder / "build",
+        inputs={"topic_lexicon": lexicon} if lexicon.exists() else None,
         extra_vars={"reviews_dir": str(decisions)},
         database=built.database,
         check=False,
     )
     assert broken.returncode != 0
+    assert built.rows(
+        f"select turn_id from audit.dbt_test_failures where test_name = '{CHECK_09}'"
+    ) == [{"turn_id": turn_id}], broken.output[-2000:]
     for page in open_page(browser, server):
         open_section(page, texts.SECTION_TESTS)
         page.locator(".st-key-test_history").wait_for()
