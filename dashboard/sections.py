@@ -260,7 +260,7 @@ def self_scoring(batch: db.Batch, key: str, database: Path) -> None:
         grid.index.name = "정답 \\ 규칙"
         st.caption(texts.GOLDEN_CONFUSION)
         with st.container(key="golden_confusion"):
-            st.dataframe(
+            st.table(
                 grid.style.apply(
                     lambda column: [
                         "background-color: #e6f4ea"

@@ -404,13 +404,16 @@ def test_self_scoring_figures_interval_and_confusion_equal_the_mart(page, demo: 
         "select expected_verdict, predicted_verdict, count(*) as turns"
         " from marts.fct_golden_agreement group by all"
     )
-    grid = page.locator(".st-key-golden_confusion [data-testid='stDataFrame']")
+    grid = page.locator(".st-key-golden_confusion [data-testid='stTable']")
     grid.wait_for()
-    cells = grid.evaluate(
-        "el => Array.from(el.querySelectorAll('table tbody tr, [role=row]')).map(r => r.innerText)"
-    )
+    counts = {(r["expected_verdict"], r["predicted_verdict"]): r["turns"] for r in confusion}
+    shown_rows = grid.locator("tbody tr").all()
+    assert len(shown_rows) == len(texts.VERDICTS)
+    for expected, line in zip(texts.VERDICTS, shown_rows, strict=True):
+        assert line.locator("th").first.inner_text().strip() == expected
+        cells = [int(c.strip()) for c in line.locator("td").all_inner_texts()]
+        assert cells == [counts.get((expected, predicted), 0) for predicted in texts.VERDICTS]
     assert sum(r["turns"] for r in confusion) == summary["labelled_turns"]
-    assert cells is not None
     disagreeing = demo.rows(
         "select turn_id from marts.fct_golden_agreement where not agrees order by turn_id limit 1"
     )
