@@ -260,6 +260,7 @@ def main() -> None:
 
 def screen(label: str, path: Path, key: str, reader: db.Reader, busy, options) -> None:
     upload_tab = partial(upload_view.upload_section, label, path, select_database, delete_upload)
+    upload_view.show_outcome()
     checks_place = st.sidebar.container()
     # The decisions (and their rebuild, which writes this database) hold no connection.
     with shielded(texts.SECTION_FAILED, where=st.sidebar):

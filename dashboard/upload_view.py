@@ -92,9 +92,9 @@ def upload_option(item: upload.Upload) -> str:
     return texts.UPLOAD_OPTION.format(created=item.created_at, files=files or item.upload_id)
 
 
-def upload_section(current_label: str, current_path: Path, on_built, on_delete) -> None:
-    st.subheader(texts.UPLOAD_HEADER)
-    st.caption(texts.UPLOAD_INTRO)
+def show_outcome() -> None:
+    """The last upload's outcome, above the tabs: a success opens the new database on the
+    verdict list, a failure stays on the upload tab; either way the message is in view."""
     outcome = st.session_state.pop("upload_outcome", None)
     if outcome is not None:
         kind, message, log = outcome
@@ -102,6 +102,11 @@ def upload_section(current_label: str, current_path: Path, on_built, on_delete) 
         if log:
             with st.expander(texts.UPLOAD_LOG):
                 st.code(log, language=None)
+
+
+def upload_section(current_label: str, current_path: Path, on_built, on_delete) -> None:
+    st.subheader(texts.UPLOAD_HEADER)
+    st.caption(texts.UPLOAD_INTRO)
     input_help()
     with st.form("upload", clear_on_submit=False):
         widgets = {

@@ -193,9 +193,16 @@ def rows(page):
 def open_row(page, turn_id: str):
     """Expand the row of one turn on the shown page and return it."""
     row = rows(page).filter(has_text=turn_id).first
-    row.locator("summary").click()
-    settle(page)
-    row.locator('[data-testid="stTable"]').first.wait_for()
+    table = row.locator('[data-testid="stTable"]').first
+    for _ in range(3):  # a click that lands while the list is redrawn is lost: click again
+        row.locator("summary").click()
+        settle(page)
+        try:
+            table.wait_for(timeout=10_000)
+            return row
+        except Exception:  # noqa: BLE001 - Playwright's timeout; the next click retries
+            continue
+    table.wait_for()
     return row
 
 
