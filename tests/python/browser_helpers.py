@@ -200,7 +200,7 @@ def open_row(page, turn_id: str):
         try:
             table.wait_for(timeout=10_000)
             return row
-        except Exception:  # noqa: BLE001 - Playwright's timeout; the next click retries
+        except Exception:  # Playwright's timeout: the next click retries
             continue
     table.wait_for()
     return row
