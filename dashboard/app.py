@@ -215,7 +215,10 @@ def summary_strip(batch: db.Batch) -> None:
             rest[1].metric(texts.STRIP_CHECKS, texts.STRIP_CHECKS_NONE)
         else:
             failing = results["status"].isin(["fail", "error"])
+            passing = results["status"] == "pass"
             checks = results["test_name"].str.startswith("assert_check_")
+            others, others_passed = int((~checks).sum()), int((passing & ~checks).sum())
+            others_failed = int((failing & ~checks).sum())
             rest[1].metric(
                 texts.STRIP_CHECKS,
                 texts.STRIP_CHECKS_VALUE.format(
@@ -224,12 +227,10 @@ def summary_strip(batch: db.Batch) -> None:
             )
             rest[1].caption(
                 texts.CHECKS_OTHERS.format(
-                    total=int((~checks).sum()),
-                    passed=int(((results["status"] == "pass") & ~checks).sum()),
-                    failed=int((failing & ~checks).sum()),
-                    other=int((~checks).sum())
-                    - int(((results["status"] == "pass") & ~checks).sum())
-                    - int((failing & ~checks).sum()),
+                    total=others,
+                    passed=others_passed,
+                    failed=others_failed,
+                    other=others - others_passed - others_failed,
                 )
             )
         rest[2].metric(texts.STRIP_QUARANTINE, f"{batch.quarantine_count():,}")

@@ -327,7 +327,7 @@ class Batch:
         lines = self.con.execute(
             f"""
             select {row_json} as line
-            from {VERDICTS_TABLE}{TEXTS_JOIN if filters.get("search") else ""}{where}
+            from {self.source(filters)}{where}
             order by turn_id
             """,
             [*params, *([verdict] if verdict else [])],
