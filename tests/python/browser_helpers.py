@@ -164,7 +164,7 @@ def choose(page, key_prefix: str, option: str) -> None:
 def pick_group(page, verdict: str) -> None:
     """Open one verdict group (clicked again if a redraw swallowed the click)."""
     group = page.get_by_role("radio", name=verdict)
-    group.click()
+    group.click(timeout=120_000)  # a loaded machine can hold the list's redraw for a while
     settle(page)
     if not group.is_checked():
         group.click()
@@ -178,7 +178,7 @@ def search(page, text: str, rows_expected: int | None = None) -> None:
     box.press("Enter")
     settle(page)
     if rows_expected is not None:
-        expect(rows(page)).to_have_count(rows_expected, timeout=30_000)
+        expect(rows(page)).to_have_count(rows_expected, timeout=120_000)
 
 
 def open_section(page, name: str) -> None:

@@ -489,10 +489,8 @@ def test_user_text_renders_as_text_with_escaped_highlights(page, uploads: Path) 
         "select verdict, touched_term, off_canon_entities from marts.fct_turn_verdicts"
         " where turn_id = 'X-0004'"
     )[0]
-    search(page, "X-0004")
     pick_group(page, turn["verdict"])
-    expect_rows = rows(page).filter(has_text="X-0004")
-    sync_api.expect(expect_rows).to_have_count(1, timeout=30_000)
+    search(page, "X-0004", rows_expected=1)
     row = open_row(page, "X-0004")
     reply = row.locator(".ck-reply")
     assert "<script>alert(4)</script>" in reply.inner_text()
