@@ -1,7 +1,7 @@
 """The dashboard's speed at 1M turns (issue 20), timed in a real browser.
 
     python bench/dashboard_timing.py [--turns 1000000] [--repeats 5] [--work DIR] [--reuse]
-    python bench/dashboard_timing.py --database PATH [--repeats 5]
+    python bench/dashboard_timing.py --database PATH [--repeats 5] [--floor 4]
 
 Targets of the issue: on this machine, the first view under 3 s and a filter change under 1 s.
 
@@ -36,6 +36,10 @@ Method:
    and those of a model filter change, called directly through dashboard.db.Batch on a
    read-only connection, each timed --query-repeats times (median); the connection's opening
    too. No browser, no Streamlit: what DuckDB costs.
+5. With --floor N, the floor: a second server runs bench/floor_app.py (one metric, one line),
+   and N first views of each are timed in A B B A order (after one untimed view of each), the
+   floor's until its metric shows and the running indicator is gone. The difference is what
+   the dashboard adds to what any Streamlit page costs here.
 
 The machine has 2 cores, and other work may share it: the load average is printed before each
 part; the browser, the Streamlit server and DuckDB share those cores during a run. Exit 0
@@ -63,6 +67,7 @@ ROOT = os.path.dirname(BENCH)
 VENV_PY = os.path.join(ROOT, ".venv", "bin", "python")
 DBT = os.path.join(ROOT, ".venv", "bin", "dbt")
 APP = os.path.join(ROOT, "dashboard", "app.py")
+FLOOR_APP = os.path.join(BENCH, "floor_app.py")
 TABLES = ("chat_turn", "character_card", "topic_lexicon")
 DEFAULT_WORK = "/tmp/card_keeper_dashboard_bench"
 CHROMIUM = "/usr/bin/chromium"
@@ -264,10 +269,12 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def streamlit_server(database: str, work: str) -> Iterator[tuple[str, float]]:
-    """Streamlit over `database`, uploads and reviews in empty folders; yields (url, seconds to
-    healthy)."""
-    server = os.path.join(work, "server")
+def streamlit_server(
+    database: str, work: str, app: str = APP, name: str = "server"
+) -> Iterator[tuple[str, float]]:
+    """Streamlit running `app` over `database`, uploads and reviews in empty folders of
+    WORK/`name`; yields (url, seconds to healthy)."""
+    server = os.path.join(work, name)
     shutil.rmtree(server, ignore_errors=True)
     for name in ("uploads", "reviews"):
         os.makedirs(os.path.join(server, name))
@@ -284,7 +291,7 @@ def streamlit_server(database: str, work: str) -> Iterator[tuple[str, float]]:
     with open(log_path, "w") as out:
         process = subprocess.Popen(
             [
-                sys.executable, "-m", "streamlit", "run", APP,
+                sys.executable, "-m", "streamlit", "run", app,
                 "--server.address", "127.0.0.1",
                 "--server.port", str(port),
                 "--server.headless", "true",
@@ -393,6 +400,44 @@ def one_run(browser, url: str, state: dict, index: int) -> dict:
     finally:
         context.close()
     return out
+
+
+FLOOR_JS = """() => document.querySelectorAll('[data-testid="stMetricValue"]').length >= 1
+    && !document.querySelector('[data-testid="stStatusWidget"]')"""
+
+
+def floor_runs(url: str, floor_url: str, state: dict, pairs: int) -> dict[str, list[float]]:
+    """The dashboard's first view beside bench/floor_app.py's, in A B B A order (`pairs` of each
+    after one untimed run of both), each in a fresh browser context: what Streamlit's page,
+    script run and messages cost with nothing of the dashboard in them."""
+    from playwright.sync_api import sync_playwright
+
+    times: dict[str, list[float]] = {"dashboard": [], "floor": []}
+    order = ["dashboard", "floor"] + [
+        "dashboard" if i % 4 in (0, 3) else "floor" for i in range(2 * pairs)
+    ]
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            for index, kind in enumerate(order):
+                context = browser.new_context(viewport=VIEWPORT)
+                page = context.new_page()
+                try:
+                    if kind == "dashboard":
+                        seconds = first_view(page, url, state["all"])
+                    else:
+                        t0 = time.perf_counter()
+                        page.goto(floor_url)
+                        page.wait_for_function(FLOOR_JS, polling="raf", timeout=WAIT_MS)
+                        seconds = time.perf_counter() - t0
+                finally:
+                    context.close()
+                if index >= 2:
+                    times[kind].append(seconds)
+                log(f"  {kind}: {seconds:.2f}s ({load_avg()})")
+        finally:
+            browser.close()
+    return times
 
 
 def browser_runs(url: str, state: dict, repeats: int) -> list[dict]:
@@ -616,6 +661,11 @@ def report(runs: list[dict], queries: list, script: dict | None, meta: dict) -> 
         print("  the last warm run under cProfile, dashboard/ functions by cumulative s:")
         for cumulative, where in script["top"]:
             print(f"  {cumulative:8.3f}  {where}")
+    if meta.get("floor"):
+        print("\nTHE FLOOR: first views of the dashboard and of bench/floor_app.py, A B B A")
+        for kind, times in meta["floor"].items():
+            runs = ", ".join(f"{t:.2f}" for t in times)
+            print(f"  {kind:<9} {runs}  (median {statistics.median(times):.2f} s)")
     print("=" * 100)
 
 
@@ -655,6 +705,12 @@ def main(argv: list[str] | None = None) -> int:
         default=3,
         help="warm AppTest runs of the script alone, the last profiled (0: none)",
     )
+    ap.add_argument(
+        "--floor",
+        type=int,
+        default=0,
+        help="first views of the dashboard and of bench/floor_app.py, this many of each, A B B A",
+    )
     a = ap.parse_args(argv)
     if not os.path.exists(CHROMIUM):
         loud(f"{CHROMIUM} is missing: run `make system-packages`")
@@ -674,6 +730,11 @@ def main(argv: list[str] | None = None) -> int:
     with streamlit_server(database, a.work) as (url, server_s):
         log(f"streamlit on {url}, healthy after {server_s:.1f} s; browser runs ({load_avg()})")
         runs = browser_runs(url, state, a.repeats)
+        floor = None
+        if a.floor > 0:
+            with streamlit_server(database, a.work, FLOOR_APP, "floor") as (floor_url, _):
+                log(f"the floor on {floor_url}: first views A B B A ({load_avg()})")
+                floor = floor_runs(url, floor_url, state, a.floor)
     queries = []
     if a.query_repeats > 0:
         log(f"timing the first view's queries ({load_avg()}) ...")
@@ -690,6 +751,7 @@ def main(argv: list[str] | None = None) -> int:
         "cpus": os.cpu_count(),
         "server_s": server_s,
         "load": load_avg(),
+        "floor": floor,
     }
     report(runs, queries, script, meta)
     return 0
