@@ -78,9 +78,8 @@ def delete_upload(database: Path) -> None:
 
 
 def select_database(database: Path) -> None:
-    """Show a database just built, on the verdict list."""
+    """Show a database just built (its tabs open on the verdict list, see tabs_of)."""
     st.session_state.pending_choice = database
-    st.session_state.pending_section = texts.SECTION_LIST
 
 
 def shown_path(path: Path) -> str:
@@ -296,11 +295,13 @@ def screen(label: str, path: Path, key: str, reader: db.Reader, busy, options) -
 
 def tabs_of(batch: db.Batch, key: str, path: Path, label: str, options) -> tuple[str | None, dict]:
     """Draw the tabs and the open one (the upload tab is left to the caller: its build must not
-    run inside this connection). Returns the open tab's name and the tabs by name."""
-    pending = st.session_state.pop("pending_section", None)
-    if pending is not None:
-        st.session_state.section = pending
-    tabs = st.tabs(texts.SECTIONS, key="section", on_change="rerun", default=texts.SECTION_LIST)
+    run inside this connection). Returns the open tab's name and the tabs by name.
+    Each database has its own tabs (keyed by it), so a database newly shown opens on the verdict
+    list: a tab chosen in code through session_state can be taken back by the browser's own
+    memory of the open tab on the next click, which a fresh key does not have."""
+    tabs = st.tabs(
+        texts.SECTIONS, key=f"section_{key}", on_change="rerun", default=texts.SECTION_LIST
+    )
     renderers = {
         texts.SECTION_LIST: lambda: verdict_list.verdict_list(batch, key, path),
         texts.SECTION_MATRIX: lambda: sections.matrix(batch, key),

@@ -124,6 +124,7 @@ class Batch:
         self.con = connection
         self._tables: set[str] | None = None
         self._overview: dict[str, Any] | None = None
+        self._counts: dict[tuple, dict[str, int]] = {}
 
     # -- plumbing -------------------------------------------------------------------------
     def df(self, sql: str, params: Sequence[Any] = ()) -> pd.DataFrame:
@@ -242,15 +243,15 @@ class Batch:
         ]
 
     def verdict_counts(self, filters: dict[str, str | None]) -> dict[str, int]:
+        """Turns per verdict under the filters; asked once per connection (the strip's
+        unfiltered counts are the list's when no filter is set)."""
         where, params = self.where(filters)
-        return {
-            r["verdict"]: r["turns"]
-            for r in self.rows(
-                f"select verdict, count(*) as turns from {self.source(filters)}{where}"
-                " group by verdict",
-                params,
-            )
-        }
+        sql = f"select verdict, count(*) as turns from {self.source(filters)}{where}"
+        sql += " group by verdict"
+        asked = (sql, tuple(params))
+        if asked not in self._counts:
+            self._counts[asked] = {r["verdict"]: r["turns"] for r in self.rows(sql, params)}
+        return dict(self._counts[asked])
 
     def verdict_page(
         self, verdict: str, filters: dict[str, str | None], page: int, page_size: int

@@ -178,12 +178,24 @@ def search(page, text: str, rows_expected: int | None = None) -> None:
     box.press("Enter")
     settle(page)
     if rows_expected is not None:
-        expect(rows(page)).to_have_count(rows_expected, timeout=120_000)
+        try:
+            expect(rows(page)).to_have_count(rows_expected, timeout=120_000)
+        except AssertionError as error:
+            raise AssertionError(f"{error}\nthe screen's alerts: {alerts(page)}") from None
+
+
+def alerts(page) -> list[str]:
+    """The texts of the alerts on the screen (a failed section shows one, not a traceback)."""
+    return page.locator('[data-testid="stAlert"]').all_inner_texts()
 
 
 def open_section(page, name: str) -> None:
     page.get_by_role("tab", name=name).click()
     settle(page)
+
+
+def open_tab(page) -> str:
+    return page.get_by_role("tab", selected=True).inner_text().strip()
 
 
 def rows(page):

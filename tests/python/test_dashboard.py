@@ -33,6 +33,7 @@ from browser_helpers import (
     open_page,
     open_row,
     open_section,
+    open_tab,
     pick_group,
     rows,
     search,
@@ -489,8 +490,11 @@ def test_user_text_renders_as_text_with_escaped_highlights(page, uploads: Path) 
         "select verdict, touched_term, off_canon_entities from marts.fct_turn_verdicts"
         " where turn_id = 'X-0004'"
     )[0]
+    # The new database opens on the verdict list, and stays there when the list is used.
+    assert open_tab(page) == texts.SECTION_LIST
     pick_group(page, turn["verdict"])
     search(page, "X-0004", rows_expected=1)
+    assert open_tab(page) == texts.SECTION_LIST
     row = open_row(page, "X-0004")
     reply = row.locator(".ck-reply")
     assert "<script>alert(4)</script>" in reply.inner_text()
@@ -771,6 +775,36 @@ def test_upload_validation_and_error_line() -> None:
     assert upload_module.key_line(output) == (
         "input_chat_turn: file 'a.csv' has no column 'turn_id' (it has: b)"
     )
+
+
+def test_verdict_counts_are_asked_once_per_connection() -> None:
+    con = duckdb.connect()
+    con.execute(
+        "create schema marts; create table marts.fct_turn_verdicts as select * from (values"
+        " ('말투 어긋남', 'gpt-4o-mini'), ('설정대로 말함', 'claude-sonnet'),"
+        " ('말투 어긋남', 'claude-sonnet')) as t(verdict, model_id)"
+    )
+    asked = []
+
+    class Counting:
+        def execute(self, sql, params):
+            asked.append(sql)
+            return con.execute(sql, params)
+
+    batch = db.Batch(Counting())
+    # The strip asks with no filters, the list with every filter unset: one query.
+    unset = dict.fromkeys(("model_id", "character_id", "session_id", "skipped_check", "search"))
+    assert batch.verdict_counts({}) == {"말투 어긋남": 2, "설정대로 말함": 1}
+    assert batch.verdict_counts(unset) == {"말투 어긋남": 2, "설정대로 말함": 1}
+    assert len(asked) == 1
+    counts = batch.verdict_counts({**unset, "model_id": "claude-sonnet"})
+    assert counts == {"말투 어긋남": 1, "설정대로 말함": 1}
+    assert len(asked) == 2
+    counts.clear()  # a caller's copy: the remembered counts stay
+    assert batch.verdict_counts({"model_id": "claude-sonnet"}) == {
+        "말투 어긋남": 1,
+        "설정대로 말함": 1,
+    }
 
 
 def test_markdown_escaping() -> None:
