@@ -1,6 +1,7 @@
 """The screen's actions in a real browser: reviewer marks and canon decisions written outside
 the database and read by the next build, the rebuild from the screen with dbt's progress, run
-comparison between two rule fingerprints, and the test history with a failed check's turn_ids.
+comparison between two rule fingerprints and between two databases (the demo and an upload),
+and the test history with a failed check's turn_ids.
 
 One Streamlit server over a demo build of its own (it is rebuilt here), its reviewer decisions
 in a tmp folder (CARD_KEEPER_REVIEWS). Every expectation is read from the database's marts.
@@ -27,10 +28,12 @@ from browser_helpers import (
     search,
     settle,
     streamlit_server,
+    upload_files,
 )
 from conftest import PROJECT_ROOT, DbtResult, run_dbt
 
-from dashboard import reviews, texts
+from dashboard import compare, reviews, texts
+from dashboard.upload import upload_folders
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
@@ -38,6 +41,7 @@ DEMO = PROJECT_ROOT / "data" / "demo"
 OFF_CANON = texts.VERDICTS[2]
 CHECK_09 = "assert_check_09_evidence_values_verbatim"
 REBUILD_TIMEOUT_MS = 300_000
+FLIPPED_CARD = "CHR-0002"
 
 
 @pytest.fixture(scope="module")
@@ -245,6 +249,60 @@ def test_run_comparison_lists_the_turns_the_mart_says_changed(
         for row in changed:
             assert row["verdict_before"] in text and row["verdict_after"] in text
         assert term in page.locator(".st-key-compare_inputs").inner_text() or term in text
+
+
+def test_comparing_two_databases_lists_the_turns_whose_verdict_differs(
+    browser, server: str, built: DbtResult, folder: Path
+) -> None:
+    # The demo's inputs uploaded with one card's register flipped: its turns judge differently.
+    lines = []
+    for line in (DEMO / "character_card.jsonl").read_text("utf-8").splitlines():
+        card = json.loads(line)
+        if card["character_id"] == FLIPPED_CARD:
+            card["honorific_rule"] = "반말" if card["honorific_rule"] == "존댓말" else "존댓말"
+        lines.append(json.dumps(card, ensure_ascii=False))
+    assert FLIPPED_CARD in "".join(lines), f"the demo has no card {FLIPPED_CARD}"
+    cards = folder / "flipped" / "character_card.jsonl"
+    cards.parent.mkdir()
+    cards.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    files = {
+        "chat_turn": DEMO / "chat_turn.jsonl",
+        "character_card": cards,
+        "topic_lexicon": DEMO / "topic_lexicon.csv",
+    }
+    for page in open_page(browser, server):
+        upload_files(page, files, "로 빌드했습니다")
+        (uploaded,) = upload_folders(folder / "uploads")
+        with duckdb.connect() as con:
+            con.execute(f"attach '{built.database}' as before_db (read_only)")
+            con.execute(f"attach '{uploaded / 'card_keeper.duckdb'}' as after_db (read_only)")
+            changed = con.execute(
+                "select a.turn_id, a.character_id, b.verdict, a.verdict"
+                " from before_db.marts.fct_turn_verdicts as b"
+                " inner join after_db.marts.fct_turn_verdicts as a using (turn_id)"
+                " where a.verdict <> b.verdict order by a.turn_id"
+            ).fetchall()
+        assert changed and {row[1] for row in changed} == {FLIPPED_CARD}
+        assert len(changed) <= compare.SHOWN_LIMIT
+        open_section(page, texts.SECTION_COMPARE)
+        page.get_by_text(texts.COMPARE_UPLOADS, exact=True).click()
+        settle(page)
+        # The upload is shown; the other database offered is the default one, the demo build.
+        caption = page.get_by_text(f"{texts.COMPARE_FROM}: ").first.inner_text()
+        assert texts.DEFAULT_LABEL.split(" · ")[0] in caption.split(texts.COMPARE_TO)[0]
+        shown = page.locator(".st-key-compare_changes")
+        shown.locator('[data-testid="stTable"]').wait_for()
+        text = shown.inner_text()
+        assert texts.COMPARE_COUNT.format(count=len(changed)) in text
+        table = shown.locator('[data-testid="stTable"] tbody tr').all()
+        assert [line.locator("td").first.inner_text().strip() for line in table] == [
+            row[0] for row in changed
+        ]
+        for line, (_, _, before, after) in zip(table, changed, strict=True):
+            cells = line.inner_text()
+            assert before in cells and after in cells
+            # The rule input that changed: the flipped card, as it was and as it is.
+            assert f"-card {FLIPPED_CARD}" in cells and f"+card {FLIPPED_CARD}" in cells, cells
 
 
 def test_test_history_names_the_turns_a_failed_check_found(
