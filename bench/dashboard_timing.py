@@ -54,13 +54,12 @@ import datetime as dt
 import json
 import os
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
 import time
-import urllib.request
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 BENCH = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(BENCH)
@@ -262,67 +261,30 @@ def expected_state(database: str) -> dict:
 
 
 # --------------------------------------------------------------------------- server
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 @contextlib.contextmanager
 def streamlit_server(
     database: str, work: str, app: str = APP, name: str = "server"
 ) -> Iterator[tuple[str, float]]:
     """Streamlit running `app` over `database`, uploads and reviews in empty folders of
     WORK/`name`; yields (url, seconds to healthy)."""
+    from dashboard import serve
+
     server = os.path.join(work, name)
     shutil.rmtree(server, ignore_errors=True)
-    for name in ("uploads", "reviews"):
-        os.makedirs(os.path.join(server, name))
-    port = free_port()
+    for folder in ("uploads", "reviews"):
+        os.makedirs(os.path.join(server, folder))
     env = {
-        **os.environ,
         "CARD_KEEPER_DB": database,
         "CARD_KEEPER_UPLOADS": os.path.join(server, "uploads"),
         "CARD_KEEPER_REVIEWS": os.path.join(server, "reviews"),
-        "DBT_SEND_ANONYMOUS_USAGE_STATS": "0",
     }
-    log_path = os.path.join(server, "streamlit.log")
     t0 = time.perf_counter()
-    with open(log_path, "w") as out:
-        process = subprocess.Popen(
-            [
-                sys.executable, "-m", "streamlit", "run", app,
-                "--server.address", "127.0.0.1",
-                "--server.port", str(port),
-                "--server.headless", "true",
-                "--browser.gatherUsageStats", "false",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
-                    if response.read().strip() == b"ok":
-                        break
-            except OSError:
-                pass
-            if process.poll() is not None or time.monotonic() > deadline:
-                loud(f"streamlit did not start:\n{open(log_path).read()[-3000:]}")
-                sys.exit(1)
-            time.sleep(0.1)
-        yield url, time.perf_counter() - t0
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        with serve.streamlit(env, Path(server, "streamlit.log"), Path(app)) as url:
+            yield url, time.perf_counter() - t0
+    except serve.ServerDidNotStart as error:
+        loud(str(error))
+        sys.exit(1)
 
 
 # --------------------------------------------------------------------------- browser

@@ -4,21 +4,16 @@ and small steps on the screen (settle, choose, open a tab, upload files)."""
 
 from __future__ import annotations
 
-import os
 import re
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from conftest import PROJECT_ROOT, DbtResult
+from conftest import DbtResult
 
-from dashboard import texts
+from dashboard import serve, texts
 
 expect = pytest.importorskip("playwright.sync_api").expect
 
@@ -31,15 +26,8 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--no-first-run",
 ]
-APP = PROJECT_ROOT / "dashboard" / "app.py"
 BUILD_TIMEOUT_MS = 600_000  # a small build takes ~40 s idle; far longer on a loaded machine
 VIEWPORT = {"width": 1400, "height": 1100}
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @contextmanager
@@ -47,50 +35,17 @@ def streamlit_server(
     database: Path, uploads: Path, log_dir: Path, reviews: Path | None = None, keep: int = 3
 ) -> Iterator[str]:
     """Streamlit over `database`, uploads and reviewer decisions in the given folders."""
-    port = free_port()
-    log = log_dir / "streamlit.log"
     env = {
-        **os.environ,
         "CARD_KEEPER_DB": str(database),
         "CARD_KEEPER_UPLOADS": str(uploads),
         "CARD_KEEPER_REVIEWS": str(reviews or log_dir / "reviews"),
         "CARD_KEEPER_UPLOADS_KEEP": str(keep),
-        "DBT_SEND_ANONYMOUS_USAGE_STATS": "0",
     }
-    with log.open("w") as out:
-        process = subprocess.Popen(
-            [
-                sys.executable, "-m", "streamlit", "run", str(APP),
-                "--server.address", "127.0.0.1",
-                "--server.port", str(port),
-                "--server.headless", "true",
-                "--browser.gatherUsageStats", "false",
-            ],
-            cwd=PROJECT_ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
-                    if response.read().strip() == b"ok":
-                        break
-            except OSError:
-                pass
-            if process.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"streamlit did not start:\n{log.read_text()[-3000:]}")
-            time.sleep(0.3)
-        yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        with serve.streamlit(env, log_dir / "streamlit.log") as url:
+            yield url
+    except serve.ServerDidNotStart as error:
+        pytest.fail(str(error))
 
 
 def launch(playwright):
