@@ -59,23 +59,10 @@ def fingerprints_view(batch: db.Batch, key: str) -> None:
     if before == after:
         st.warning(texts.COMPARE_SAME)
         return
-    inputs = batch.df(
-        f"""
-        with before_inputs as (
-            select input_kind, input_key, input_value from {INPUTS} where rule_fingerprint = ?
-        ),
-        after_inputs as (
-            select input_kind, input_key, input_value from {INPUTS} where rule_fingerprint = ?
-        ),
-        removed as (select * from before_inputs except select * from after_inputs),
-        added as (select * from after_inputs except select * from before_inputs)
-        select '-' as change, * from removed
-        union all
-        select '+' as change, * from added
-        order by input_kind, input_key, change
-        """,
-        [before, after],
+    of_fingerprint = (
+        f"select input_kind, input_key, input_value from {INPUTS} where rule_fingerprint = ?"
     )
+    inputs = batch.df(input_difference(of_fingerprint, of_fingerprint), [before, after])
     if by_id[after]["previous_fingerprint"] == before:
         # Consecutive fingerprints: the mart has the turns and, per turn, what changed.
         changes = batch.df(
@@ -213,9 +200,19 @@ def database_input_changes(connection: duckdb.DuckDBPyConnection) -> pd.DataFram
         from {db}.marts.dim_character_cards
     """
     return connection.execute(
-        f"""
-        with before_inputs as ({rule_inputs.format(db="before_db")}{cards.format(db="before_db")}),
-        after_inputs as ({rule_inputs.format(db="after_db")}{cards.format(db="after_db")}),
+        input_difference(
+            rule_inputs.format(db="before_db") + cards.format(db="before_db"),
+            rule_inputs.format(db="after_db") + cards.format(db="after_db"),
+        )
+    ).df()
+
+
+def input_difference(before_inputs: str, after_inputs: str) -> str:
+    """The rule inputs (input_kind, input_key, input_value) only one side has: `-` for the
+    before side's, `+` for the after side's."""
+    return f"""
+        with before_inputs as ({before_inputs}),
+        after_inputs as ({after_inputs}),
         removed as (select * from before_inputs except select * from after_inputs),
         added as (select * from after_inputs except select * from before_inputs)
         select '-' as change, * from removed
@@ -223,4 +220,3 @@ def database_input_changes(connection: duckdb.DuckDBPyConnection) -> pd.DataFram
         select '+' as change, * from added
         order by input_kind, input_key, change
         """
-    ).df()
