@@ -13,8 +13,8 @@ Method:
    the work folder) into WORK/build_<parameters>/card_keeper.duckdb. With --reuse, inputs and
    a database already made with the same parameters (a `complete` marker) are kept; without
    it both are made anew. --database PATH skips all of this and times that database.
-2. Streamlit (`streamlit run dashboard/app.py`, as tests/python/test_dashboard.py starts it) on
-   127.0.0.1 and a free port over that database, CARD_KEEPER_UPLOADS and CARD_KEEPER_REVIEWS
+2. Streamlit (`streamlit run dashboard/app.py` by dashboard/serve.py, as the browser tests
+   start it) on 127.0.0.1 and a free port over that database, CARD_KEEPER_UPLOADS and CARD_KEEPER_REVIEWS
    empty folders of WORK/server/; ready when /_stcore/health answers `ok`.
 3. Playwright (sync API) drives Debian's chromium (/usr/bin/chromium, headless). Every run is a
    fresh browser context (no session state, no browser cache) and measures:
