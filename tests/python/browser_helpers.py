@@ -110,9 +110,18 @@ def wait_for_groups(page, expected: list[str], timeout: float = 30) -> None:
 
 
 def choose(page, key_prefix: str, option: str) -> None:
-    """Pick an option of the selectbox whose widget key starts with key_prefix."""
-    page.locator(f'[class*="st-key-{key_prefix}"]').first.click()
-    page.get_by_role("option", name=option, exact=True).click()
+    """Pick an option of the selectbox whose widget key starts with key_prefix (opened again
+    if a redraw closed its list before the option showed)."""
+    widget = page.locator(f'[class*="st-key-{key_prefix}"]').first
+    listed = page.get_by_role("option", name=option, exact=True)
+    for _ in range(3):
+        widget.click()
+        try:
+            listed.wait_for(timeout=10_000)
+            break
+        except Exception:  # Playwright's timeout: the list was closed by a redraw
+            settle(page)
+    listed.click()
     settle(page)
 
 

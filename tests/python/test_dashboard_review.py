@@ -19,6 +19,7 @@ from pathlib import Path
 import duckdb
 import pytest
 from browser_helpers import (
+    choose,
     launch,
     open_page,
     open_row,
@@ -111,8 +112,7 @@ def test_reviewer_decisions_survive_a_rebuild_and_change_the_next_build(
         search(page, disputed["turn_id"], rows_expected=1)
         row = open_row(page, disputed["turn_id"])
         row.get_by_text(texts.MARK_NAMES["rule_wrong"], exact=True).click()
-        row.locator('[class*="st-key-mark_expected_"]').click()
-        page.get_by_role("option", name=texts.KEPT, exact=True).click()
+        choose(page, "mark_expected_", texts.KEPT)  # the one open row has the only form
         row.locator('[class*="st-key-mark_note_"] input').fill("존댓말이 맞는 장면입니다")
         row.get_by_role("button", name=texts.MARK_SAVE).click()
         settle(page)
