@@ -14,8 +14,8 @@ Method:
    a database already made with the same parameters (a `complete` marker) are kept; without
    it both are made anew. --database PATH skips all of this and times that database.
 2. Streamlit (`streamlit run dashboard/app.py` by dashboard/serve.py, as the browser tests
-   start it) on 127.0.0.1 and a free port over that database, CARD_KEEPER_UPLOADS and CARD_KEEPER_REVIEWS
-   empty folders of WORK/server/; ready when /_stcore/health answers `ok`.
+   start it) on 127.0.0.1 and a free port over that database, CARD_KEEPER_UPLOADS and
+   CARD_KEEPER_REVIEWS empty folders of WORK/server/; ready when /_stcore/health answers `ok`.
 3. Playwright (sync API) drives Debian's chromium (/usr/bin/chromium, headless). Every run is a
    fresh browser context (no session state, no browser cache) and measures:
    - first view: from `page.goto(url)` until the summary strip shows >= 4 metric values, the
