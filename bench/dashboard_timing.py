@@ -433,7 +433,9 @@ def med_max(times: list[float]) -> tuple[float, float]:
 
 def time_queries(database: str, state: dict, repeats: int) -> list[tuple[str, str, float, float]]:
     """The first view's dashboard.db calls (and a model filter's), each timed `repeats` times
-    on one read-only connection: (part, call, median s, max s)."""
+    on one read-only connection: (part, call, median s, max s). A Batch remembers overview()
+    and verdict_counts() for its connection's life (one script run): their first asking is
+    timed on a fresh Batch each time, and "(again)" marks the remembered answer."""
     import duckdb
 
     from dashboard import db, reviews, verdict_list
@@ -456,6 +458,7 @@ def time_queries(database: str, state: dict, repeats: int) -> list[tuple[str, st
     con = duckdb.connect(database, read_only=True)
     batch = db.Batch(con)
     batch.has("marts.fct_turn_verdicts")  # the table list is read once a connection
+    batch.overview()  # asked by the header first: the strip's asking is the remembered one
     counts = batch.verdict_counts(filters)
     group = verdict_list.largest_deviation_group(counts)
     folder = reviews.folder_for(database)
@@ -463,10 +466,10 @@ def time_queries(database: str, state: dict, repeats: int) -> list[tuple[str, st
         ("connection", "has(): information_schema.tables", lambda: db.Batch(con).has("x.y")),
         ("sidebar", "latest_test_results()", batch.latest_test_results),
         ("header", "verdict_words()", batch.verdict_words),
-        ("header", "overview()", batch.overview),
+        ("header", "overview()", lambda: db.Batch(con).overview()),
         ("header", "input_files()", batch.input_files),
         ("strip", "overview() (again)", batch.overview),
-        ("strip", "verdict_counts({})", lambda: batch.verdict_counts({})),
+        ("strip", "verdict_counts({})", lambda: db.Batch(con).verdict_counts({})),
         ("strip", "model_rates()", batch.model_rates),
         ("strip", "latest_test_results() (again)", batch.latest_test_results),
         ("strip", "quarantine_count()", batch.quarantine_count),
@@ -474,12 +477,12 @@ def time_queries(database: str, state: dict, repeats: int) -> list[tuple[str, st
         ("list", "characters()", batch.characters),
         ("list", "sessions(no filter, 500)", lambda: batch.sessions(no_filter, 500)),
         ("list", "skipped_codes()", batch.skipped_codes),
-        ("list", "verdict_counts(no filter)", lambda: batch.verdict_counts(filters)),
+        ("list", "verdict_counts(no filter) (again)", lambda: batch.verdict_counts(filters)),
         ("list", f"verdict_page({group}, p1)", lambda: batch.verdict_page(group, filters, 1, 20)),
         ("list", "reviews.latest_marks()", lambda: reviews.latest_marks(folder)),
         ("list", "batch_path()", lambda: verdict_list.batch_path(batch)),
         ("model filter", "sessions(model, 500)", lambda: batch.sessions(by_model, 500)),
-        ("model filter", "verdict_counts(model)", lambda: batch.verdict_counts(by_model)),
+        ("model filter", "verdict_counts(model)", lambda: db.Batch(con).verdict_counts(by_model)),
         (
             "model filter",
             f"verdict_page({group}, model, p1)",
