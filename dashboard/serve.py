@@ -13,7 +13,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
+from dashboard.db import PROJECT_ROOT
+
 APP = PROJECT_ROOT / "dashboard" / "app.py"
 
 
