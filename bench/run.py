@@ -474,20 +474,19 @@ def lexicon_head_to_head(db: str, target: str) -> dict:
     compiled = os.path.join(target, "compiled", "card_keeper", LEXICON_MODEL)
     with open(compiled, encoding="utf-8") as f:
         model_sql = f.read()
-    model_sql, n = re.subn(r'"[^"]+"\."staging"\."(stg_chat_logs__\w+)"', r"bench_\1", model_sql)
-    leftover = re.findall(r'"[^"]+"\."\w+"\."\w+"', model_sql)
-    if n == 0 or leftover:
-        loud(f"lexicon model SQL refers to relations the benchmark does not stage: {leftover}")
+    # Every relation the model reads is copied into an in-memory database (bench_<name>), so both
+    # sides run on the same connection over the same tables.
+    relations = sorted(set(re.findall(r'"[^"]+"\."(\w+)"\."(\w+)"', model_sql)))
+    model_sql = re.sub(r'"[^"]+"\."\w+"\."(\w+)"', r"bench_\1", model_sql)
+    staged = {f"stg_chat_logs__{name}" for name in ("turns", "topic_terms", "character_cards")}
+    if not staged <= {name for _, name in relations}:
+        loud(f"lexicon model SQL no longer reads {sorted(staged)}: it reads {relations}")
         sys.exit(1)
     con = duckdb.connect()
     Plugin("card_keeper", {}).configure_connection(con)
     con.execute(f"attach '{db}' as src (read_only)")
-    for rel in (
-        "stg_chat_logs__turns",
-        "stg_chat_logs__topic_terms",
-        "stg_chat_logs__character_cards",
-    ):
-        con.execute(f"create table bench_{rel} as select * from src.staging.{rel}")
+    for schema, name in relations:
+        con.execute(f"create table bench_{name} as select * from src.{schema}.{name}")
     con.execute("detach src")
     n_turns, n_terms = con.execute(
         "select (select count(*) from bench_stg_chat_logs__turns),"

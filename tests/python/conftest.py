@@ -37,7 +37,7 @@ UNIT_MODULES = {
     "test_udfs",
     "test_spark_compare_engines",
 }
-BENCH_MODULES = {"test_bench_baseline"}  # bench/: the baseline and the data generator
+BENCH_MODULES = {"test_bench_baseline", "test_bench_run"}  # bench/: its inputs, baseline, run
 BROWSER_MODULES = {"test_dashboard", "test_dashboard_review"}  # the screen in Debian's chromium
 # Need dbt-spark or a Spark build's output: `make test-spark` runs them after its builds.
 SPARK_MODULES = {"test_spark_export", "test_spark_skips", "test_spark_incremental"}
