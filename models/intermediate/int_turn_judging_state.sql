@@ -139,14 +139,22 @@ current_turns as (
             )
     ),
 
-    -- The clean turns of the new batches.
+    -- The clean turns of the new batches that the state does not hold: a new turn has no row
+    -- in any turn-store table, so delete_judged_turns skips it. (A stored turn can come with a
+    -- new batch only when staging alone was rebuilt with --full-refresh; it is not new.)
     new_turns as (
         select
-            turn_id,
-            session_id,
-            created_at
-        from {{ ref('stg_chat_logs__turns') }}
-        where _ingested_by not in (select judged_batches.ingested_by from judged_batches)
+            turns.turn_id,
+            turns.session_id,
+            turns.created_at
+        from {{ ref('stg_chat_logs__turns') }} as turns
+        where
+            turns._ingested_by not in (select judged_batches.ingested_by from judged_batches)
+            and not exists (
+                select 1
+                from {{ this }} as judged_turns
+                where judged_turns.turn_id = turns.turn_id
+            )
     ),
 
     -- Per session, the earliest created_at among its new turns: a turn of the session from
