@@ -16,6 +16,10 @@ import pytest
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 DBT = str(Path(sys.executable).parent / "dbt")
+# Seeds, models (the export included) and the data tests on the test's inputs. Unit tests are
+# left out: they read fixed fixtures, whatever the inputs, and `make test`'s own `dbt build`
+# runs them (test_analyst_builds runs them on an analyst's build on purpose).
+BUILD = ["build", "--exclude-resource-type", "unit_test"]
 # Seeds and models (the export included) without the data and unit tests: for a test that reads
 # what a build made and proves nothing about the tests themselves.
 BUILD_WITHOUT_TESTS = [
@@ -149,9 +153,9 @@ def copy_database(result: DbtResult, target: Path) -> Path:
 
 @pytest.fixture(scope="session")
 def seed_000_build(tmp_path_factory) -> DbtResult:
-    """The seed_000 fixture built once (seeds, models, data and unit tests, export) for every
+    """The seed_000 fixture built once (seeds, models, data tests, export) for every
     test that only reads what it built; a test that writes works on a copy (copy_database)."""
-    return run_dbt(["build"], tmp_path_factory.mktemp("seed_000_build"), fixture_inputs("seed_000"))
+    return run_dbt(BUILD, tmp_path_factory.mktemp("seed_000_build"), fixture_inputs("seed_000"))
 
 
 def copy_build(result: DbtResult, folder: Path) -> DbtResult:

@@ -45,7 +45,7 @@ from browser_helpers import (
     wait_for_groups,
     wait_for_outcome,
 )
-from conftest import PROJECT_ROOT, DbtResult, fixture_inputs, run_dbt
+from conftest import BUILD, PROJECT_ROOT, DbtResult, fixture_inputs, run_dbt
 
 from dashboard import charts, db, texts, verdict_list
 from dashboard import upload as upload_module
@@ -65,7 +65,7 @@ SCREENSHOTS = os.environ.get("DASHBOARD_SCREENSHOT")
 # -- the server and the browser -------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory) -> DbtResult:
-    return run_dbt(["build"], tmp_path_factory.mktemp("dashboard_demo"))
+    return run_dbt(BUILD, tmp_path_factory.mktemp("dashboard_demo"))
 
 
 @pytest.fixture(scope="module")

@@ -31,7 +31,7 @@ from browser_helpers import (
     streamlit_server,
     upload_files,
 )
-from conftest import PROJECT_ROOT, DbtResult, run_dbt
+from conftest import BUILD, PROJECT_ROOT, DbtResult, run_dbt
 
 from dashboard import compare, reviews, texts
 from dashboard.upload import upload_folders
@@ -57,7 +57,7 @@ def decisions(folder: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def built(folder: Path, decisions: Path) -> DbtResult:
-    return run_dbt(["build"], folder / "build", extra_vars={"reviews_dir": str(decisions)})
+    return run_dbt(BUILD, folder / "build", extra_vars={"reviews_dir": str(decisions)})
 
 
 @pytest.fixture(scope="module")
@@ -221,7 +221,7 @@ def test_run_comparison_lists_the_turns_the_mart_says_changed(
     with lexicon.open("a", encoding="utf-8") as handle:
         handle.write(f"{term},{topic},999\n")
     run_dbt(
-        ["build"],
+        BUILD,
         folder / "build",
         inputs={"topic_lexicon": lexicon},
         extra_vars={"reviews_dir": str(decisions)},

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from conftest import BUILD_WITHOUT_TESTS, copy_project, fixture_inputs, run_dbt
+from conftest import BUILD, BUILD_WITHOUT_TESTS, copy_project, fixture_inputs, run_dbt
 
 
 def wilson(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
@@ -85,7 +85,7 @@ def test_an_accepted_llm_summary_replaces_the_default(tmp_path):
         encoding="utf-8",
     )
     result = run_dbt(
-        ["build"],
+        BUILD,
         tmp_path / "run",
         fixture_inputs("seed_000"),
         extra_vars={"input_llm_summaries": str(candidates)},
@@ -112,7 +112,7 @@ def test_analyst_labels_are_scored_and_a_low_rate_only_warns(tmp_path):
         encoding="utf-8",
     )
     result = run_dbt(
-        ["build"],
+        BUILD,
         tmp_path / "ok",
         fixture_inputs("seed_000"),
         extra_vars={"input_golden_labels": str(labels)},
@@ -144,7 +144,7 @@ def test_golden_label_for_unknown_turn_names_the_turn_id(tmp_path):
         encoding="utf-8",
     )
     failed = run_dbt(
-        ["build"],
+        BUILD,
         tmp_path / "missing",
         {**fixture_inputs("seed_000"), "chat_turn": turns},
         extra_vars={"input_golden_labels": str(labels)},

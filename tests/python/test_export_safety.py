@@ -13,7 +13,7 @@ from pathlib import Path
 import duckdb
 import jsonschema
 import pytest
-from conftest import DBT, PROJECT_ROOT, copy_build, fixture_inputs, run_dbt
+from conftest import BUILD, DBT, PROJECT_ROOT, copy_build, fixture_inputs, run_dbt
 
 from python_udfs import export, plugin
 
@@ -310,7 +310,7 @@ def test_card_keeper_db_that_cannot_work_fails_at_once(tmp_path: Path, name, pro
     if name == "a_folder":
         database.mkdir()
     started = time.monotonic()
-    result = run_dbt(["build"], tmp_path / "run", SEED, database=database, check=False)
+    result = run_dbt(BUILD, tmp_path / "run", SEED, database=database, check=False)
     elapsed = time.monotonic() - started
     assert result.returncode != 0
     lines = [line for line in result.output.splitlines() if "CARD_KEEPER_DB=" in line]

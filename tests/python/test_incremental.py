@@ -12,7 +12,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from conftest import PROJECT_ROOT, copy_project, run_dbt
+from conftest import BUILD, PROJECT_ROOT, copy_project, run_dbt
 
 DEMO = PROJECT_ROOT / "data" / "demo"
 # Compared row for row; the columns that name the build which wrote a row are left out.
@@ -22,7 +22,6 @@ COMPARED = {
     "marts.fct_turn_checks": ["judged_by"],
     "marts.fct_contract_violations": [],
 }
-BUILD = ["build", "--exclude-resource-type", "unit_test"]
 
 
 def read_jsonl(path: Path) -> list[dict]:

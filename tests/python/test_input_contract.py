@@ -10,7 +10,7 @@ from datetime import datetime
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from conftest import BUILD_WITHOUT_TESTS, FIXTURES, fixture_inputs, run_dbt
+from conftest import BUILD, BUILD_WITHOUT_TESTS, FIXTURES, fixture_inputs, run_dbt
 
 from python_udfs.contract import INPUT_COLUMNS, INPUT_CONTRACT
 
@@ -130,7 +130,7 @@ def test_empty_reply_and_null_list_survive_every_format(staged_by_format):
 
 @pytest.fixture(scope="module")
 def bad_rows(tmp_path_factory):
-    return run_dbt(["build"], tmp_path_factory.mktemp("bad_rows"), fixture_inputs("bad_rows"))
+    return run_dbt(BUILD, tmp_path_factory.mktemp("bad_rows"), fixture_inputs("bad_rows"))
 
 
 EXPECTED_QUARANTINE = {
@@ -258,7 +258,7 @@ def test_a_glob_of_files_numbers_rows_per_file(tmp_path):
         "\n".join([*lines[5:7], json.dumps(broken, ensure_ascii=False), lines[7]]) + "\n",
         encoding="utf-8",
     )
-    result = run_dbt(["build"], tmp_path / "run", source | {"chat_turn": folder / "part-*.jsonl"})
+    result = run_dbt(BUILD, tmp_path / "run", source | {"chat_turn": folder / "part-*.jsonl"})
     (row,) = result.rows("select * from marts.fct_contract_violations")
     assert row["source_file"].endswith("part-2.jsonl")
     assert (row["source_row"], row["reason_code"]) == (3, "unparsable_timestamp")

@@ -14,9 +14,8 @@ import csv
 from pathlib import Path
 
 import pytest
-from conftest import run_dbt
+from conftest import BUILD, run_dbt
 
-BUILD = ["build", "--exclude-resource-type", "unit_test"]
 MARK_COLUMNS = [
     "turn_id",
     "mark",

@@ -14,10 +14,9 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from conftest import PROJECT_ROOT, DbtResult, copy_project, run_dbt
+from conftest import BUILD, PROJECT_ROOT, DbtResult, copy_project, run_dbt
 
 DEMO = PROJECT_ROOT / "data" / "demo"
-BUILD = ["build", "--exclude-resource-type", "unit_test"]
 CHECK_09 = "assert_check_09_evidence_values_verbatim"
 CHECK_01 = "assert_check_01_verdict_is_one_of_five"
 

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import BUILD_WITHOUT_TESTS, run_dbt
+from conftest import BUILD, BUILD_WITHOUT_TESTS, run_dbt
 
 CARD = {
     "character_id": "CHR-SEOYUL",
@@ -64,7 +64,7 @@ def write_inputs(folder: Path, turns: list[dict], card: dict = CARD) -> dict[str
 @pytest.fixture(scope="module")
 def v2_build(tmp_path_factory):
     folder = tmp_path_factory.mktemp("rule_v2")
-    return run_dbt(["build"], folder, write_inputs(folder / "inputs", TURNS))
+    return run_dbt(BUILD, folder, write_inputs(folder / "inputs", TURNS))
 
 
 def test_card_own_name_is_canon(v2_build):
