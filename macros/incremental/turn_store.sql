@@ -32,10 +32,9 @@
 {#
     The pre-hook of a turn-store model: on an incremental run, delete the rows of the turns in
     int_turns_to_judge judged again or removed. A new turn has no stored row
-    (int_turn_judging_state), so a batch of new turns only deletes nothing: the store is not
-    scanned for them. `turns_to_judge` is the relation the model itself refs, so the hook names
-    no hidden dependency. Nothing on Spark (no DELETE there: kept_turn_store_rows and
-    drop_stale_partitions do the same work).
+    (int_turn_judging_state), so the hook deletes nothing for it. `turns_to_judge` is the
+    relation the model itself refs, so the hook names no hidden dependency. Nothing on Spark
+    (no DELETE there: kept_turn_store_rows and drop_stale_partitions do the same work).
 #}
 {% macro delete_judged_turns(turns_to_judge) -%}
     {%- if is_incremental() and target.type != 'spark' -%}

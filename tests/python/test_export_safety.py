@@ -13,7 +13,15 @@ from pathlib import Path
 import duckdb
 import jsonschema
 import pytest
-from conftest import BUILD, DBT, PROJECT_ROOT, copy_build, fixture_inputs, run_dbt
+from conftest import (
+    BUILD,
+    BUILD_WITHOUT_TESTS,
+    DBT,
+    PROJECT_ROOT,
+    copy_build,
+    fixture_inputs,
+    run_dbt,
+)
 
 from python_udfs import export, plugin
 
@@ -78,7 +86,7 @@ def test_export_path_matching_an_input_glob_is_refused(built, tmp_path: Path) ->
     # Inputs other than the built database's are a new input set: a whole build into its own
     # database, since a partial one is refused before the export is reached.
     result = run_dbt(
-        ["build", "--exclude-resource-type", "test", "--exclude-resource-type", "unit_test"],
+        BUILD_WITHOUT_TESTS,
         tmp_path / "run",
         {**copied, "topic_lexicon": str(inputs / "topic_*.csv")},
         extra_vars={"export_path": str(lexicon)},

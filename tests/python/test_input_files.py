@@ -16,7 +16,7 @@ import json
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from conftest import fixture_inputs, run_dbt
+from conftest import BUILD_WITHOUT_TESTS, fixture_inputs, run_dbt
 
 from python_udfs import input_files
 
@@ -136,7 +136,7 @@ def hostile(tmp_path_factory):
     write_binary_lexicon(folder / "topic_lexicon.parquet")
     (folder / "golden_labels.csv").write_text("turn_id,expected_verdict,note\n", "utf-8")
     return run_dbt(
-        ["build", "--exclude-resource-type", "test", "--exclude-resource-type", "unit_test"],
+        BUILD_WITHOUT_TESTS,
         folder / "run",
         {
             "chat_turn": folder / "turns" / "*.jsonl",
