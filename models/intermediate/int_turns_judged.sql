@@ -11,37 +11,31 @@
     post_hook="{{ drop_stale_partitions(ref('int_turns_to_judge')) }}",
 ) }}
 
-with turns_to_judge as (
-    select turn_id from {{ ref('int_turns_to_judge') }}
-    where not is_removed
+-- The turns' own columns meet their derived values (int_turns_derived, this build's turns
+-- only) in one join.
+with derived as (
+    select * from {{ ref('int_turns_derived') }}
 ),
 
 turns as (
-    select turns.*
-    from {{ ref('stg_chat_logs__turns') }} as turns
-    inner join turns_to_judge
-        on turns.turn_id = turns_to_judge.turn_id
+    select
+        turn_id,
+        session_id,
+        character_id,
+        model_id,
+        created_at,
+        prompt_id,
+        user_message,
+        reply_text,
+        first_person,
+        named_entities,
+        honorific_level,
+        coalesce(user_asked_recall, false) as user_asked_recall
+    from {{ ref('stg_chat_logs__turns') }}
 ),
 
 character_cards as (
     select * from {{ ref('stg_chat_logs__character_cards') }}
-),
-
-toned as (
-    select * from {{ ref('int_turns_toned') }}
-    where turn_id in (select turns_to_judge.turn_id from turns_to_judge)
-),
-
-canon_checked as (
-    select * from {{ ref('int_turns_checked_against_canon') }}
-),
-
-lexicon_matched as (
-    select * from {{ ref('int_turns_matched_to_lexicon') }}
-),
-
-recalled as (
-    select * from {{ ref('int_turns_recalled') }}
 ),
 
 joined as (
@@ -59,33 +53,27 @@ joined as (
         turns.honorific_level,
         character_cards.honorific_rule,
         character_cards.first_person as card_first_person,
-        toned.hangul_sentence_count,
-        toned.honorific_sentence_count,
-        toned.honorific_eojeols,
-        toned.tone,
-        canon_checked.canon_entity_count,
-        canon_checked.off_canon_entities,
-        lexicon_matched.touched_term,
-        lexicon_matched.touched_term_order,
-        lexicon_matched.touched_topic,
-        recalled.asked_role,
-        recalled.skip_reason as recall_skip_reason,
-        recalled.recall_target,
-        recalled.recall_source_turn,
-        coalesce(turns.user_asked_recall, false) as user_asked_recall,
-        coalesce(lexicon_matched.hit_count, 0) as lexicon_hit_count,
-        recalled.turn_id is not null as is_recall_asked
+        derived.hangul_sentence_count,
+        derived.honorific_sentence_count,
+        derived.honorific_eojeols,
+        derived.tone,
+        derived.canon_entity_count,
+        derived.off_canon_entities,
+        derived.touched_term,
+        derived.touched_term_order,
+        derived.touched_topic,
+        derived.asked_role,
+        derived.recall_skip_reason,
+        derived.recall_target,
+        derived.recall_source_turn,
+        turns.user_asked_recall,
+        derived.lexicon_hit_count,
+        derived.is_recall_asked
     from turns
+    inner join derived
+        on turns.turn_id = derived.turn_id
     inner join character_cards
         on turns.character_id = character_cards.character_id
-    left join toned
-        on turns.turn_id = toned.turn_id
-    left join canon_checked
-        on turns.turn_id = canon_checked.turn_id
-    left join lexicon_matched
-        on turns.turn_id = lexicon_matched.turn_id
-    left join recalled
-        on turns.turn_id = recalled.turn_id
 ),
 
 checked as (
