@@ -18,28 +18,17 @@ with derived as (
 ),
 
 turns as (
-    select
-        turn_id,
-        session_id,
-        character_id,
-        model_id,
-        created_at,
-        prompt_id,
-        user_message,
-        reply_text,
-        first_person,
-        named_entities,
-        honorific_level,
-        coalesce(user_asked_recall, false) as user_asked_recall
-    from {{ ref('stg_chat_logs__turns') }}
+    select * from {{ ref('stg_chat_logs__turns') }}
 ),
 
 character_cards as (
     select * from {{ ref('stg_chat_logs__character_cards') }}
 ),
 
+-- The one calculation, user_asked_recall, keeps its place among the stored columns (ST06 would
+-- move it last): on Spark the turn store's kept rows are unioned with new ones by position.
 joined as (
-    select
+    select  -- noqa: ST06
         turns.turn_id,
         turns.session_id,
         turns.character_id,
@@ -66,7 +55,7 @@ joined as (
         derived.recall_skip_reason,
         derived.recall_target,
         derived.recall_source_turn,
-        turns.user_asked_recall,
+        coalesce(turns.user_asked_recall, false) as user_asked_recall,
         derived.lexicon_hit_count,
         derived.is_recall_asked
     from turns
