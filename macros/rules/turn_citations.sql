@@ -14,9 +14,10 @@
     The citation plan, in citation order. Each entry cites one value: the source table and
     field, the expression giving the value, its JSON kind, which row it quotes (`key`: the
     current turn, the recall source turn, the card, or the lexicon row), and when it applies;
-    `each` cites once per element of a list (each off-canon name, each canon name of the card).
-    Every verdict starts with the reply itself. An off-canon verdict shows the canon the reply
-    was compared with (rule v2): the card's canon_entities, their count, and the card's name.
+    `each` cites once per element of a list (each off-canon name). Every verdict starts with
+    the reply itself. An off-canon verdict cites the canon it was compared with by the card's
+    canon_entities count and the card's name (rule v2), one row each: the canon list itself
+    is a fact of the card (dim_character_cards), not copied onto every verdict that cites it.
 -#}
 {% macro citation_plan() -%}
 {%- set register = "verdict in ('설정대로 말함', '말투 어긋남')" -%}
@@ -36,9 +37,6 @@
     {'source': 'character_card', 'field': 'canon_entities',
      'agg': 'count', 'value': 'cast(canon_entity_count as ' ~ text_type() ~ ')', 'kind': 'number',
      'key': 'card', 'when': "verdict = '세계관 밖 고유명사'"},
-    {'source': 'character_card', 'field': 'canon_entities', 'value': 'entity',
-     'key': 'card', 'when': "verdict = '세계관 밖 고유명사'",
-     'each': 'coalesce(card_canon_entities, ' ~ list_of([]) ~ ')'},
     {'source': 'character_card', 'field': 'name',
      'value': 'character_name', 'key': 'card', 'when': "verdict = '세계관 밖 고유명사'"},
 

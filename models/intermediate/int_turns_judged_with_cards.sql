@@ -1,7 +1,6 @@
 -- The turns of this build's batch (int_turns_to_judge), with the card columns that only the
--- evidence and the summaries quote: entity_roles (the recall hedge and count citation), and
--- the card's name and canon_entities as character_name and card_canon_entities (the canon an
--- off-canon verdict cites, rule v2).
+-- evidence and the summaries quote: entity_roles (the recall hedge and count citation) and the
+-- card's name as character_name (part of the canon an off-canon verdict cites, rule v2).
 -- A view: joined from the cards, a few dozen rows, rather than copied onto every one of
 -- millions of judged turns.
 {{ config(materialized='view') }}
@@ -24,8 +23,7 @@ joined as (
     select
         judged.*,
         character_cards.entity_roles,
-        character_cards.name as character_name,
-        character_cards.canon_entities as card_canon_entities
+        character_cards.name as character_name
     from judged
     inner join character_cards
         on judged.character_id = character_cards.character_id
