@@ -766,9 +766,29 @@ def write_results(res: dict, results_dir: str) -> None:
         ]
         md += ["| s | node |", "|---:|---|"]
         md += [f"| {n['s']:.2f} | `{n['node']}` |" for n in b["nodes"][:8]]
-    with open(os.path.join(results_dir, "RESULTS.md"), "w", encoding="utf-8") as f:
+    path = os.path.join(results_dir, "RESULTS.md")
+    md += kept_incremental_section(path)
+    with open(path, "w", encoding="utf-8") as f:
         f.write("\n".join(md) + "\n")
     log(f"wrote {os.path.relpath(results_dir, ROOT) or '.'}/results.json and RESULTS.md")
+
+
+# bench/incremental.py writes its own section of RESULTS.md between these markers.
+INCREMENTAL_START, INCREMENTAL_END = "<!-- incremental:start -->", "<!-- incremental:end -->"
+
+
+def kept_incremental_section(path: str) -> list[str]:
+    """The lines of the incremental section an earlier bench/incremental.py run left in
+    `path` (its 10M history takes far longer to rebuild than this run), or none."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except FileNotFoundError:
+        return []
+    start, end = text.find(INCREMENTAL_START), text.find(INCREMENTAL_END)
+    if start < 0 or end < start:
+        return []
+    return ["", *text[start : end + len(INCREMENTAL_END)].splitlines()]
 
 
 # --------------------------------------------------------------------------- main
