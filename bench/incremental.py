@@ -60,7 +60,6 @@ ROOT = os.path.dirname(BENCH)
 VENV = os.path.join(ROOT, ".venv")
 OUT = os.path.join(BENCH, "out", "incremental")
 RESULTS_MD = os.path.join(BENCH, "RESULTS.md")
-START, END = "<!-- incremental:start -->", "<!-- incremental:end -->"
 FIRST_DAY = dt.date(2026, 11, 1)
 # generate.py spreads a batch's sessions over 120 days (plus the last session's length): this
 # divisor maps that span into one day.
@@ -81,6 +80,9 @@ if (
 
 sys.path.insert(0, BENCH)
 import run as R  # noqa: E402  (bench/run.py: measure, tail, versions, the generator's hash)
+
+# The markers of this script's section of RESULTS.md, which bench/run.py keeps.
+START, END = R.INCREMENTAL_START, R.INCREMENTAL_END
 
 
 def log(msg: str) -> None:

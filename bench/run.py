@@ -61,6 +61,8 @@ TARGETS = {
     "lexicon_vs_naive_sql": ("lexicon step: naive join time / model time", ">=", 20.0, "x"),
 }
 TARGET_SIZE = 1_000_000
+# bench/incremental.py writes its own section of RESULTS.md between these markers.
+INCREMENTAL_START, INCREMENTAL_END = "<!-- incremental:start -->", "<!-- incremental:end -->"
 
 
 def log(msg: str = "") -> None:
@@ -771,10 +773,6 @@ def write_results(res: dict, results_dir: str) -> None:
     with open(path, "w", encoding="utf-8") as f:
         f.write("\n".join(md) + "\n")
     log(f"wrote {os.path.relpath(results_dir, ROOT) or '.'}/results.json and RESULTS.md")
-
-
-# bench/incremental.py writes its own section of RESULTS.md between these markers.
-INCREMENTAL_START, INCREMENTAL_END = "<!-- incremental:start -->", "<!-- incremental:end -->"
 
 
 def kept_incremental_section(path: str) -> list[str]:
