@@ -2,7 +2,14 @@
 -- Manual check 1: 20 금지 소재 접촉 turns sampled reproducibly (var review_sample_seed) for a
 -- creator to read: is the touched topic really a problem for this character?
 with verdicts as (
-    select * from {{ ref('fct_turn_verdicts') }}
+    select
+        turn_id,
+        model_id,
+        character_id,
+        touched_term,
+        touched_topic,
+        summary
+    from {{ ref('fct_turn_verdicts') }}
     where verdict = '금지 소재 접촉'
 ),
 
@@ -13,22 +20,34 @@ turns as (
     from {{ ref('stg_chat_logs__turns') }}
 ),
 
+-- The 20 turns are picked first, from the verdicts that have a turn row; only they are joined
+-- with their replies.
+sample_keys as (
+    select
+        *,
+        md5(turn_id || {{ text_var('review_sample_seed') }}) as sample_key
+    from verdicts
+    where
+        turn_id in (
+            select clean_turns.turn_id from {{ ref('stg_chat_logs__turns') }} as clean_turns
+        )
+    order by sample_key
+    limit 20
+),
+
 sampled as (
     select
-        verdicts.turn_id,
-        verdicts.model_id,
-        verdicts.character_id,
-        verdicts.touched_term,
-        verdicts.touched_topic,
+        sample_keys.turn_id,
+        sample_keys.model_id,
+        sample_keys.character_id,
+        sample_keys.touched_term,
+        sample_keys.touched_topic,
         turns.reply_text,
-        verdicts.summary,
-        row_number() over (
-            order by md5(verdicts.turn_id || {{ text_var('review_sample_seed') }})
-        ) as sample_rank
-    from verdicts
+        sample_keys.summary,
+        row_number() over (order by sample_keys.sample_key) as sample_rank
+    from sample_keys
     inner join turns
-        on verdicts.turn_id = turns.turn_id
+        on sample_keys.turn_id = turns.turn_id
 )
 
 select * from sampled
-where sample_rank <= 20

@@ -7,7 +7,12 @@ with toned as (
 ),
 
 verdicts as (
-    select * from {{ ref('fct_turn_verdicts') }}
+    select
+        turn_id,
+        model_id,
+        character_id,
+        verdict
+    from {{ ref('fct_turn_verdicts') }}
 ),
 
 turns as (
@@ -15,6 +20,26 @@ turns as (
         turn_id,
         reply_text
     from {{ ref('stg_chat_logs__turns') }}
+),
+
+-- The 20 turns are picked first, from the mixed replies that have a verdict and a turn row;
+-- only they are joined with their verdicts, replies and candidate endings.
+sample_keys as (
+    select
+        turn_id,
+        hangul_sentence_count,
+        honorific_sentence_count,
+        honorific_eojeols,
+        plain_eojeols,
+        md5(turn_id || {{ text_var('review_sample_seed') }}) as sample_key
+    from toned
+    where
+        turn_id in (select verdicts.turn_id from verdicts)
+        and turn_id in (
+            select clean_turns.turn_id from {{ ref('stg_chat_logs__turns') }} as clean_turns
+        )
+    order by sample_key
+    limit 20
 ),
 
 candidates as (
@@ -25,33 +50,32 @@ candidates as (
             order by piece_number
         ) as candidate_endings
     from {{ ref('fct_review_sentence_endings') }}
-    where candidate_ending is not null
+    where
+        candidate_ending is not null
+        and turn_id in (select sample_keys.turn_id from sample_keys)
     group by turn_id
 ),
 
 sampled as (
     select
-        toned.turn_id,
+        sample_keys.turn_id,
         verdicts.model_id,
         verdicts.character_id,
         verdicts.verdict,
         turns.reply_text,
-        toned.hangul_sentence_count,
-        toned.honorific_sentence_count,
-        toned.honorific_eojeols,
-        toned.plain_eojeols,
+        sample_keys.hangul_sentence_count,
+        sample_keys.honorific_sentence_count,
+        sample_keys.honorific_eojeols,
+        sample_keys.plain_eojeols,
         coalesce(candidates.candidate_endings, []) as candidate_endings,
-        row_number() over (
-            order by md5(toned.turn_id || {{ text_var('review_sample_seed') }})
-        ) as sample_rank
-    from toned
+        row_number() over (order by sample_keys.sample_key) as sample_rank
+    from sample_keys
     inner join verdicts
-        on toned.turn_id = verdicts.turn_id
+        on sample_keys.turn_id = verdicts.turn_id
     inner join turns
-        on toned.turn_id = turns.turn_id
+        on sample_keys.turn_id = turns.turn_id
     left join candidates
-        on toned.turn_id = candidates.turn_id
+        on sample_keys.turn_id = candidates.turn_id
 )
 
 select * from sampled
-where sample_rank <= 20
