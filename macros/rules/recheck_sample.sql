@@ -71,11 +71,13 @@
     plus a deterministic sample of the older rows (the share var('recheck_older_share') of
     them, chosen by a hash of the turn id, the same ones every time). A full build judged every
     turn, so it checks every row; an incremental build checks what it judged, and an
-    on-run-end line (log_check_coverage) says how many rows of each.
+    on-run-end line (log_check_coverage) says how many rows of each. The batch's rows of a
+    turn-store table are the ones its build wrote: matched by their judged_by
+    (`judged_by_expression`), one value, not by looking every stored turn_id up in the batch.
 #}
-{% macro checked_turn(turn_id_expression, batch) -%}
+{% macro checked_turn(turn_id_expression, batch, judged_by_expression='judged_by') -%}
     (
-        {{ turn_id_expression }} in (select batch.turn_id from {{ batch }} as batch)
+        {{ judged_by_expression }} in (select distinct batch.judged_by from {{ batch }} as batch)
         or {{ older_turn_sample(turn_id_expression) }}
     )
 {%- endmacro %}

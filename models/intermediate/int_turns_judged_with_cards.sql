@@ -5,14 +5,15 @@
 -- millions of judged turns.
 {{ config(materialized='view') }}
 
-with turns_to_judge as (
-    select turn_id from {{ ref('int_turns_to_judge') }}
-    where not is_removed
+-- The batch's rows are the ones its build wrote: picked by judged_by, not by turn_id, so the
+-- read does not grow with the store (a removed turn has no judged row).
+with batch_builds as (
+    select distinct judged_by from {{ ref('int_turns_to_judge') }}
 ),
 
 judged as (
     select * from {{ ref('int_turns_judged') }}
-    where turn_id in (select turns_to_judge.turn_id from turns_to_judge)
+    where judged_by in (select batch_builds.judged_by from batch_builds)
 ),
 
 character_cards as (

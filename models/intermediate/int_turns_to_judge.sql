@@ -9,7 +9,8 @@ final as (
     select
         turn_id,
         judge_reason,
-        is_removed
+        is_removed,
+        judged_by
     from judging_state
     where judged_by = {{ this_build() }}
 )

@@ -32,12 +32,14 @@ from python_udfs import export
 def model(dbt, session):
     dbt.config(materialized="table")
     verdicts = dbt.ref("fct_turn_verdicts")
-    judged = dbt.ref("int_turns_to_judge").filter("not is_removed").select("turn_id")
+    # The verdicts this build wrote, picked by judged_by: the batch's build (a removed turn has
+    # no verdict), so the export does not read every stored verdict to find them.
+    batch_builds = dbt.ref("int_turns_to_judge").select("judged_by").distinct()
     scope = dbt.config.get("export_scope")
     if scope not in ("all", "changed"):
         raise ValueError(f"var export_scope must be 'all' or 'changed', got {scope!r}")
     if scope == "changed":
-        verdicts = verdicts.join(judged, "turn_id", how="semi")
+        verdicts = verdicts.join(batch_builds, "judged_by", how="semi")
     ((database,),) = session.execute(
         "select path from duckdb_databases() where database_name = current_database()"
     ).fetchall()

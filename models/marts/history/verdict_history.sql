@@ -14,8 +14,11 @@
 with verdicts as (
     select * from {{ ref('fct_turn_verdicts') }}
     {%- if is_incremental() %}
-        -- Only the verdicts of this build's batch can differ from the recorded ones.
-        where turn_id in (select batch.turn_id from {{ ref('int_turns_to_judge') }} as batch)
+        -- Only the verdicts of this build's batch can differ from the recorded ones: the rows
+        -- its build wrote, picked by judged_by (a removed turn has no verdict).
+        where judged_by in (
+            select distinct batch.judged_by from {{ ref('int_turns_to_judge') }} as batch
+        )
     {%- endif %}
 ),
 
