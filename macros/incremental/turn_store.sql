@@ -35,8 +35,11 @@
     (int_turn_judging_state), so the hook deletes nothing for it. `turns_to_judge` is the
     relation the model itself refs, so the hook names no hidden dependency. Nothing on Spark
     (no DELETE there: kept_turn_store_rows and drop_stale_partitions do the same work).
+    First, on both engines, it stops the model when int_turns_to_judge holds another build's
+    batch (require_this_builds_batch).
 #}
 {% macro delete_judged_turns(turns_to_judge) -%}
+    {%- do require_this_builds_batch(turns_to_judge) -%}
     {%- if is_incremental() and target.type != 'spark' -%}
         delete from {{ this }}
         where turn_id in (
@@ -44,6 +47,29 @@
         )
     {%- else -%}
         select 1
+    {%- endif -%}
+{%- endmacro %}
+
+{#
+    Fail when `turns_to_judge` (the table int_turns_to_judge) holds rows another build wrote:
+    this build selected a turn-store model without int_turns_to_judge, whose rows are then the
+    last build's batch. Judging them again would stamp this build on a batch that
+    int_turn_judging_state records as another's.
+#}
+{% macro require_this_builds_batch(turns_to_judge) -%}
+    {%- if execute -%}
+        {%- set other_builds = run_query(
+            'select distinct judged_by from ' ~ turns_to_judge
+            ~ ' where judged_by <> ' ~ this_build()
+        ).columns[0].values() -%}
+        {%- if other_builds | length > 0 -%}
+            {%- do exceptions.raise_compiler_error(
+                this.identifier ~ ': ' ~ turns_to_judge ~ ' holds the batch of build '
+                ~ other_builds[0] ~ ", not this build's. Select the turn store with the"
+                ~ ' models it reads, e.g. `dbt build --select +' ~ this.identifier ~ '`'
+                ~ ' (docs/rules.md#incremental-builds).'
+            ) -%}
+        {%- endif -%}
     {%- endif -%}
 {%- endmacro %}
 

@@ -331,7 +331,8 @@ def test_a_changed_or_missing_file_is_reported_and_never_read_twice(builds, tmp_
 
 def test_a_batch_whose_build_stopped_early_is_judged_by_the_next(builds, tmp_path):
     """After the test above: the judging state advances over a new file, but no verdict model
-    runs (a build that stopped); the next build judges that batch's turns."""
+    runs (a build that stopped); a turn-store model run alone then refuses the last build's
+    batch, and the next build judges that batch's turns."""
     batched = builds["batched"]
     incoming = Path(builds["inputs"]["chat_turn"]).parent
     new_turns = [
@@ -353,6 +354,20 @@ def test_a_batch_whose_build_stopped_early_is_judged_by_the_next(builds, tmp_pat
     )
     assert judge_reasons(stopped) == Counter({"new_turn": 2})
     assert stopped.rows(verdicts)[0]["n"] == before
+    # A turn-store model selected without int_turns_to_judge (a table: it still holds the batch
+    # of the build before) stops, naming the selection to use, and writes nothing.
+    alone = run_dbt(
+        ["run", "--select", "fct_turn_verdicts"],
+        tmp_path / "alone",
+        builds["inputs"],
+        database=batched.database,
+        project_dir=builds["project"],
+        check=False,
+    )
+    assert alone.returncode != 0, alone.output[-3000:]
+    assert "not this build's" in alone.output, alone.output[-3000:]
+    assert "dbt build --select +fct_turn_verdicts" in alone.output, alone.output[-3000:]
+    assert alone.rows(verdicts)[0]["n"] == before
     resumed = run_dbt(
         BUILD,
         tmp_path / "resumed",
