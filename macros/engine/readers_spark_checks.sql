@@ -110,3 +110,8 @@
             then {{ names_where(conditions) }}
     end
 {%- endmacro %}
+
+{# has_no_violations on Spark: the list is empty. #}
+{% macro spark__has_no_violations(violations) -%}
+    size({{ violations }}) = 0
+{%- endmacro %}

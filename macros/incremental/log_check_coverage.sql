@@ -1,6 +1,7 @@
 {#
-    on-run-end: which verdict rows the checks that read them through checked_turn (the ten
-    seed-000 checks, tests/marts/assert_check_*, and assert_skipped_checks_match_check_table)
+    on-run-end: which verdict rows the checks that read them through checked_turn or its table
+    int_turns_to_check (the ten seed-000 checks, tests/marts/assert_check_*, and
+    assert_skipped_checks_match_check_table)
     read in this build: those of the turns it judged and the sample of older rows. One log line, and one
     row in audit.check_coverage, so that a check passing on an incremental build is never read
     as a check of every row.
@@ -29,7 +30,9 @@
 {% macro default__log_check_coverage(results) -%}
     {%- set checks = [] -%}
     {%- for result in results
-        if result.node.resource_type == 'test' and 'checked_turn(' in result.node.raw_code -%}
+        if result.node.resource_type == 'test'
+            and ('checked_turn(' in result.node.raw_code
+                or 'int_turns_to_check' in result.node.raw_code) -%}
         {%- do checks.append(result.node.name) -%}
     {%- endfor -%}
     {%- if not execute or not checks -%}

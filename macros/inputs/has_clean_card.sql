@@ -1,8 +1,10 @@
 {#
     Whether a turn's character_id names a clean card (one in `clean_cards`, the relation
     stg_chat_logs__character_cards, which the caller refs):
-    the rule that a turn whose card is missing or quarantined cannot be judged. Staging keeps
-    the turns for which it holds; the quarantine lists the others as unknown_character_id.
+    the rule that a turn whose card is missing or quarantined cannot be judged. The quarantine
+    lists the turns for which it fails as unknown_character_id; staging keeps the others by
+    an inner join with the same clean cards (a join's size DuckDB estimates from the key;
+    assert_every_input_row_is_clean_or_quarantined holds the two to the same split).
     False for a null character_id. An uncorrelated IN test, so DuckDB builds its hash table
     on the few cards, never on the turns.
 #}

@@ -110,7 +110,7 @@ checked_turn_marks as (
         -- A join, not an IN test: Spark takes IN subqueries only in a filter.
         select
             turn_marks.*,
-            {{ list_size_function() }}(turn_marks._violations) = 0
+            {{ has_no_violations('turn_marks._violations') }}
             and clean_turns.turn_id is null as is_unknown_turn
         from turn_marks
         left join clean_turns

@@ -13,10 +13,10 @@
                'character_card': ('character_id', 'cited_character_id'),
                'topic_lexicon': ('term_order', 'cited_term_order')} %}
 
--- The rows this build wrote and a sample of older ones (checked_turn).
-with checked_verdicts as (
-    select turn_id from {{ ref('fct_turn_verdicts') }}
-    where {{ checked_turn('turn_id', ref('int_turns_to_judge')) }}
+-- The rows this build wrote and a sample of older ones (checked_turn, through the table
+-- int_turns_to_check, whose size the planner knows).
+with checked_turns as (
+    select turn_id from {{ ref('int_turns_to_check') }}
 ),
 
 compared as (
@@ -33,8 +33,8 @@ compared as (
             {{ evidence_field_matches(relation, 'evidence') }} as is_verbatim
         from {{ ref('fct_turn_evidence') }} as evidence
         -- A join, not `in`: the evidence is narrowed to the checked turns before the lookup.
-        inner join checked_verdicts
-            on evidence.turn_id = checked_verdicts.turn_id
+        inner join checked_turns
+            on evidence.turn_id = checked_turns.turn_id
         left join {{ relation }} as cited
             on evidence.{{ cited_key }} = cited.{{ key }}
         where evidence.source = '{{ source }}'

@@ -16,7 +16,7 @@ clean as (
         _source_file,
         _source_row
     from base
-    where {{ list_size_function() }}(_violations) = 0
+    where {{ has_no_violations('_violations') }}
 )
 
 select * from clean

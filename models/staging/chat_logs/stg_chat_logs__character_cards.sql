@@ -14,7 +14,7 @@ clean as (
         entity_roles,
         is_public
     from base
-    where {{ list_size_function() }}(_violations) = 0
+    where {{ has_no_violations('_violations') }}
 )
 
 select * from clean

@@ -8,7 +8,7 @@ clean as (
         expected_verdict,
         note
     from base
-    where {{ list_size_function() }}(_violations) = 0
+    where {{ has_no_violations('_violations') }}
 )
 
 select * from clean

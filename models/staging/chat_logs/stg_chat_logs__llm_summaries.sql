@@ -10,7 +10,7 @@ clean as (
         summary,
         evidence
     from base
-    where {{ list_size_function() }}(_violations) = 0
+    where {{ has_no_violations('_violations') }}
 )
 
 select * from clean

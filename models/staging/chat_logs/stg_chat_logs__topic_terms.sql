@@ -8,7 +8,7 @@ clean as (
         topic,
         term_order
     from base
-    where {{ list_size_function() }}(_violations) = 0
+    where {{ has_no_violations('_violations') }}
 )
 
 select * from clean

@@ -24,7 +24,7 @@ clean as (
         _source_row
     from base
     where
-        {{ list_size_function() }}(_violations) = 0
+        {{ has_no_violations('_violations') }}
         and turn_id in (select clean_turns.turn_id from clean_turns)
 )
 
