@@ -17,7 +17,7 @@ INTERMEDIATE = "models/intermediate/"
 MARTS = "models/marts/"
 # Staging models that read another staging model besides their own base_ model, each with why.
 # The input contract (docs/rules.md#input-contract) says a turn's character_id must name a clean
-# card, so the clean turns are filtered on the clean cards (macro has_clean_card); likewise a
+# card, so the clean turns are joined with the clean cards (the quarantine: has_clean_card); a
 # reviewer's mark must name a clean turn (docs/rules.md#reviewer-decisions), so the clean marks
 # are filtered on the clean turns.
 STAGING_EXCEPTIONS = {
