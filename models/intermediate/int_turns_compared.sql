@@ -30,17 +30,30 @@ compared as (
     {% endif %}
 ),
 
+-- Which model answered which prompt, read from the two columns alone: the shared prompts are
+-- found from it, so `compared` is read once and DuckDB does not copy every stored verdict.
+answered as (
+    select distinct
+        prompt_id,
+        model_id
+    from {{ ref('int_turns_judged') }}
+    where verdict in (select verdict_words.verdict from verdict_words)
+    {% if var('compared_models') %}
+        and model_id in ({{ text_list_var('compared_models') }})
+    {% endif %}
+),
+
 model_count as (
-    select count(distinct model_id) as compared_models from compared
+    select count(distinct model_id) as compared_models from answered
 ),
 
 shared_prompts as (
-    select compared.prompt_id
-    from compared
+    select answered.prompt_id
+    from answered
     cross join model_count
-    where compared.prompt_id is not null
-    group by compared.prompt_id, model_count.compared_models
-    having count(distinct compared.model_id) = model_count.compared_models
+    where answered.prompt_id is not null
+    group by answered.prompt_id, model_count.compared_models
+    having count(*) = model_count.compared_models
 ),
 
 marked as (
