@@ -25,22 +25,20 @@ compared as (
     from verdicts
     inner join verdict_words
         on verdicts.verdict = verdict_words.verdict
-    {% if var('compared_models') %}
-        where verdicts.model_id in ({{ text_list_var('compared_models') }})
-    {% endif %}
+    where {{ is_compared_model('verdicts.model_id') }}
 ),
 
 -- Which model answered which prompt, read from the two columns alone: the shared prompts are
--- found from it, so `compared` is read once and DuckDB does not copy every stored verdict.
+-- found from it. It reads the verdicts again rather than `compared`: DuckDB materialises a CTE
+-- read twice, a copy of every stored verdict.
 answered as (
     select distinct
-        prompt_id,
-        model_id
-    from {{ ref('int_turns_judged') }}
-    where verdict in (select verdict_words.verdict from verdict_words)
-    {% if var('compared_models') %}
-        and model_id in ({{ text_list_var('compared_models') }})
-    {% endif %}
+        judged.prompt_id,
+        judged.model_id
+    from {{ ref('int_turns_judged') }} as judged
+    inner join verdict_words
+        on judged.verdict = verdict_words.verdict
+    where {{ is_compared_model('judged.model_id') }}
 ),
 
 model_count as (

@@ -251,6 +251,23 @@ def test_each_batch_judged_what_changed(builds):
     assert sum(fifth.values()) == 5
 
 
+def test_each_build_records_what_its_checks_read(builds):
+    """audit.check_coverage: a row per build, counting the checks of the checked turns (the
+    ten seed checks and assert_skipped_checks_match_check_table) and the verdict rows they
+    read: every row after the full build, the batch's rows and a sample after the others."""
+    seed_checks = len(list((PROJECT_ROOT / "tests" / "marts").glob("assert_check_*.sql")))
+    coverage = builds["batched"].rows(
+        "select check_count, rows_written, rows_sampled, rows_total"
+        " from audit.check_coverage order by checked_at"
+    )
+    assert [row["rows_total"] for row in coverage] == builds["verdict_counts"]
+    assert {row["check_count"] for row in coverage} == {seed_checks + 1}
+    first, *_, last = coverage
+    assert (first["rows_written"], first["rows_sampled"]) == (first["rows_total"], 0)
+    assert last["rows_written"] == sum(builds["reasons"][-1].values())
+    assert 0 < last["rows_written"] + last["rows_sampled"] < last["rows_total"]
+
+
 def test_a_turn_id_seen_in_an_earlier_batch_is_quarantined(builds):
     duplicate = builds["picked"]["duplicate"]
     rows = builds["batched"].rows(
