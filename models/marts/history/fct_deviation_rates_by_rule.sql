@@ -11,12 +11,52 @@ verdict_words as (
     select * from {{ ref('verdict_words') }}
 ),
 
-latest as (
+-- A turn has one row under a version and fingerprint unless what decided it changed, so only
+-- the keys recorded more than once are ranked: ranking every row would sort the whole history.
+repeated_keys as (
+    select
+        turn_id,
+        rule_version,
+        rule_fingerprint,
+        true as is_repeated
+    from history
+    group by turn_id, rule_version, rule_fingerprint
+    having count(*) > 1
+),
+
+recorded_once as (
+    select history.*
+    from history
+    left join repeated_keys
+        on
+            history.turn_id = repeated_keys.turn_id
+            and history.rule_version = repeated_keys.rule_version
+            and history.rule_fingerprint = repeated_keys.rule_fingerprint
+    where repeated_keys.is_repeated is null
+),
+
+recorded_again as (
+    select history.*
+    from history
+    inner join repeated_keys
+        on
+            history.turn_id = repeated_keys.turn_id
+            and history.rule_version = repeated_keys.rule_version
+            and history.rule_fingerprint = repeated_keys.rule_fingerprint
+),
+
+latest_recorded_again as (
     {{ sql_first_per_partition(
-        'history',
+        'recorded_again',
         'turn_id, rule_version, rule_fingerprint',
         'recorded_at desc, judged_inputs_hash desc',
     ) }}
+),
+
+latest as (
+    select * from recorded_once
+    union all
+    select * from latest_recorded_again
 ),
 
 first_recorded as (
