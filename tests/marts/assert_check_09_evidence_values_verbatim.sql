@@ -32,12 +32,13 @@ compared as (
             cited.{{ key }} is not null as is_row_found,
             {{ evidence_field_matches(relation, 'evidence') }} as is_verbatim
         from {{ ref('fct_turn_evidence') }} as evidence
-        -- A join, not `in`: the evidence is narrowed to the checked turns before the lookup.
-        inner join checked_turns
-            on evidence.turn_id = checked_turns.turn_id
         left join {{ relation }} as cited
             on evidence.{{ cited_key }} = cited.{{ key }}
-        where evidence.source = '{{ source }}'
+        where
+            evidence.source = '{{ source }}'
+            -- A membership test, not a join: a join of the evidence with the checked turns may be
+            -- moved after the lookup, so that every stored evidence row is looked up.
+            and evidence.turn_id in (select checked_turns.turn_id from checked_turns)
         {%- if not loop.last %}
             union all
         {%- endif %}
