@@ -17,8 +17,7 @@ repeated_keys as (
     select
         turn_id,
         rule_version,
-        rule_fingerprint,
-        true as is_repeated
+        rule_fingerprint
     from history
     group by turn_id, rule_version, rule_fingerprint
     having count(*) > 1
@@ -32,7 +31,7 @@ recorded_once as (
             history.turn_id = repeated_keys.turn_id
             and history.rule_version = repeated_keys.rule_version
             and history.rule_fingerprint = repeated_keys.rule_fingerprint
-    where repeated_keys.is_repeated is null
+    where repeated_keys.turn_id is null
 ),
 
 recorded_again as (
