@@ -13,7 +13,7 @@
       with none of them is dropped (drop_stale_partitions).
 
     `spark` is the materialization on Spark, for a model whose rows cannot be rewritten by
-    partition (the quarantine: a table, recomputed from the stored rows).
+    partition (the quarantine, the compared rows: tables, recomputed from the stored rows).
 #}
 {% macro turn_store_materialization(spark='incremental') -%}
     {{- return(spark if target.type == 'spark' else 'incremental') -}}

@@ -1,8 +1,19 @@
 -- The verdict rows of the compared models (var compared_models; all models when empty), each
 -- marked whether its prompt_id was answered by every compared model (docs/rules.md#evaluation). A
 -- table: the three deviation marts read it, and each would otherwise recompute it from the
--- verdicts.
-{{ config(materialized='table') }}
+-- verdicts. On DuckDB an incremental build writes again only the rows of the prompts
+-- int_prompts_to_compare lists and of the turns it judged (compared_by names the build), or
+-- every row when the compared models changed (macros/incremental/compared_store.sql).
+{{ config(
+    materialized=turn_store_materialization(spark='table'),
+    incremental_strategy='append',
+    on_schema_change='fail',
+    pre_hook="{{ delete_compared_rows(
+        ref('int_prompts_to_compare'), ref('int_turns_to_judge'), ref('int_turns_judged'),
+        ref('verdict_words'),
+    ) }}",
+) }}
+-- depends_on: {{ ref('int_turns_to_judge') }}
 
 -- The judged turns, not the verdict mart: an intermediate model never reads a mart.
 with verdicts as (
@@ -11,6 +22,10 @@ with verdicts as (
 
 verdict_words as (
     select * from {{ ref('verdict_words') }}
+),
+
+prompts_to_compare as (
+    select * from {{ ref('int_prompts_to_compare') }}
 ),
 
 compared as (
@@ -25,7 +40,19 @@ compared as (
     from verdicts
     inner join verdict_words
         on verdicts.verdict = verdict_words.verdict
-    where {{ is_compared_model('verdicts.model_id') }}
+    where
+        {{ is_compared_model('verdicts.model_id') }}
+        {%- if is_incremental() %}
+            -- The rows the pre-hook deleted: this build's turns, the turns of the prompts it
+            -- rewrites, or every turn when it deleted every row.
+            and (
+                verdicts.judged_by = {{ this_build() }}
+                or verdicts.prompt_id in (
+                    select prompts_to_compare.prompt_id from prompts_to_compare
+                )
+                or not exists (select 1 from {{ this }})
+            )
+        {%- endif %}
 ),
 
 -- Which model answered which prompt, read from the two columns alone: the shared prompts are
@@ -38,11 +65,30 @@ answered as (
     from {{ ref('int_turns_judged') }} as judged
     inner join verdict_words
         on judged.verdict = verdict_words.verdict
-    where {{ is_compared_model('judged.model_id') }}
+    where
+        {{ is_compared_model('judged.model_id') }}
+        {%- if is_incremental() %}
+            and (
+                judged.prompt_id in (
+                    select prompts_to_compare.prompt_id from prompts_to_compare
+                )
+                or not exists (select 1 from {{ this }})
+            )
+        {%- endif %}
 ),
 
+-- How many models are compared: on an incremental build, from every stored verdict's model_id
+-- (`answered` holds the rewritten prompts only).
 model_count as (
-    select count(distinct model_id) as compared_models from answered
+    {%- if is_incremental() %}
+        select count(distinct judged.model_id) as compared_models
+        from {{ ref('int_turns_judged') }} as judged
+        inner join verdict_words
+            on judged.verdict = verdict_words.verdict
+        where {{ is_compared_model('judged.model_id') }}
+    {%- else %}
+        select count(distinct answered.model_id) as compared_models from answered
+    {%- endif %}
 ),
 
 shared_prompts as (
@@ -57,7 +103,8 @@ shared_prompts as (
 marked as (
     select
         compared.*,
-        shared_prompts.prompt_id is not null as is_shared_prompt
+        shared_prompts.prompt_id is not null as is_shared_prompt,
+        cast({{ this_build() }} as {{ text_type() }}) as compared_by
     from compared
     left join shared_prompts
         on compared.prompt_id = shared_prompts.prompt_id

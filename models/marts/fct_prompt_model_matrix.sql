@@ -1,9 +1,24 @@
 -- The screen's prompt × model matrix (docs/dashboard.md): one row per shared prompt_id (answered by
 -- every compared model) and model, with the verdict of the model's first answer to it and how
--- many answers it gave.
+-- many answers it gave. On DuckDB an incremental build writes again the rows of the prompts whose
+-- compared rows it wrote (int_prompts_to_compare; every prompt when it wrote them all) and keeps
+-- the others (macros/incremental/compared_store.sql).
+{{ config(
+    materialized=turn_store_materialization(spark='table'),
+    incremental_strategy='append',
+    on_schema_change='fail',
+    pre_hook="{{ delete_matrix_rows(ref('int_turns_compared'), ref('int_prompts_to_compare')) }}",
+) }}
+-- depends_on: {{ ref('int_prompts_to_compare') }}
+
 with compared as (
     select * from {{ ref('int_turns_compared') }}
-    where is_shared_prompt
+    where
+        is_shared_prompt
+        {%- if is_incremental() %}
+            -- Every turn of each prompt rewritten this build, so a prompt's answers are all here.
+            and compared_by = {{ this_build() }}
+        {%- endif %}
 ),
 
 ranked as (
@@ -25,7 +40,8 @@ first_answers as (
         model_id,
         turn_id,
         verdict,
-        answers
+        answers,
+        cast({{ this_build() }} as {{ text_type() }}) as compared_by
     from ranked
     where answer_rank = 1
 )

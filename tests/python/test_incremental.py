@@ -21,7 +21,64 @@ COMPARED = {
     "marts.fct_turn_evidence": ["judged_by"],
     "marts.fct_turn_checks": ["judged_by"],
     "marts.fct_contract_violations": [],
+    # The compared rows an incremental build rewrites by prompt, and the marts read from them.
+    "intermediate.int_turns_compared": ["compared_by"],
+    "marts.fct_prompt_model_matrix": ["compared_by"],
+    "marts.fct_model_deviation_rates": [],
+    "marts.fct_model_pairwise_deviations": [],
 }
+# The compared rows as a full build writes them, recomputed from the judged turns of the same
+# database (every model is compared): int_turns_compared, then fct_prompt_model_matrix.
+RECOMPUTED_COMPARED = """
+    with judged as (select * from intermediate.int_turns_judged),
+    shared as (
+        select prompt_id from judged
+        where prompt_id is not null
+        group by prompt_id
+        having count(distinct model_id) = (select count(distinct model_id) from judged)
+    )
+    select
+        judged.turn_id, judged.model_id, judged.character_id, judged.prompt_id,
+        judged.created_at, judged.verdict, words.is_deviation,
+        coalesce(judged.prompt_id in (select prompt_id from shared), false) as is_shared_prompt
+    from judged
+    inner join seeds.verdict_words as words on judged.verdict = words.verdict
+"""
+RECOMPUTED_MATRIX = f"""
+    with compared as ({RECOMPUTED_COMPARED}),
+    ranked as (
+        select
+            prompt_id, model_id, turn_id, verdict,
+            count(*) over (partition by prompt_id, model_id) as answers,
+            row_number() over (
+                partition by prompt_id, model_id order by created_at, turn_id
+            ) as answer_rank
+        from compared
+        where is_shared_prompt
+    )
+    select prompt_id, model_id, turn_id, verdict, answers from ranked where answer_rank = 1
+"""
+# The rows of int_turns_compared the last build wrote, of all, and of them the rows of turns an
+# earlier build judged (rewritten because their prompt was).
+REWRITTEN_COMPARED = """
+    with written as (select max(judged_by) as build from intermediate.int_turns_to_judge)
+    select
+        (select count(*) from intermediate.int_turns_compared) as total,
+        count(*) as rows,
+        count(*) filter (where judged.judged_by <> written.build) as of_earlier_turns
+    from intermediate.int_turns_compared as compared
+    inner join intermediate.int_turns_judged as judged on compared.turn_id = judged.turn_id
+    cross join written
+    where compared.compared_by = written.build
+"""
+STORED_COMPARED = """
+    select turn_id, model_id, character_id, prompt_id, created_at, verdict, is_deviation,
+        is_shared_prompt
+    from intermediate.int_turns_compared
+"""
+STORED_MATRIX = """
+    select prompt_id, model_id, turn_id, verdict, answers from marts.fct_prompt_model_matrix
+"""
 
 
 def read_jsonl(path: Path) -> list[dict]:
@@ -57,7 +114,9 @@ def plan_batches(turns: list[dict], cards: list[dict]) -> tuple[list[list[dict]]
     """The demo's turns in five daily files: each session's turns spread over the first three
     by their place in the session, so sessions span batches; then a late turn (the first
     mention a recall turn of an earlier batch looks back at) held back to the fourth batch
-    with a duplicate of a first-batch turn, and a few turns for the fifth."""
+    with a duplicate of a first-batch turn and a fourth model's answer to a prompt the other
+    three answered (every prompt then needs four answers to be shared), and a few turns for
+    the fifth with the fourth model's answer to another such prompt (shared again)."""
     roles = {card["character_id"]: card.get("entity_roles") or [] for card in cards}
     sessions: dict[str, list[dict]] = {}
     for turn in turns:
@@ -91,7 +150,45 @@ def plan_batches(turns: list[dict], cards: list[dict]) -> tuple[list[list[dict]]
         batches[batch_of[turn["turn_id"]]].append(turn)
     duplicate = dict(batches[0][0], reply_text="같은 turn_id 로 다시 들어온 답장이야.")
     batches[3].append(duplicate)
-    return batches, {"late": late, "recalling": recalling, "duplicate": duplicate}
+    models_of: dict[str, set[str]] = {}
+    for turn in turns:
+        if turn.get("prompt_id") and batch_of[turn["turn_id"]] < 3:
+            models_of.setdefault(turn["prompt_id"], set()).add(turn["model_id"])
+    every_model = {turn["model_id"] for turn in turns}
+    answered = [
+        turn
+        for turn in batches[0]
+        if turn["character_id"] != "CHR-0003"
+        and models_of.get(turn.get("prompt_id")) == every_model
+        and turn is not late
+    ]
+    new_model = [
+        dict(
+            turn,
+            turn_id=f"T-NEW-MODEL-{number}",
+            session_id="S-NEW-MODEL",
+            model_id="hangul-lm-preview",
+            reply_text=reply,
+        )
+        for number, (turn, reply) in enumerate(
+            zip(
+                (
+                    answered[0],
+                    next(t for t in answered if t["prompt_id"] != answered[0]["prompt_id"]),
+                ),
+                (
+                    "네, 기억하고 있어요. 그날 이야기를 다시 해 볼까요?",
+                    "좋아요, 오늘은 천천히 걸어가요.",
+                ),
+                strict=True,
+            ),
+            start=1,
+        )
+    ]
+    batches[3].append(new_model[0])
+    batches[4].append(new_model[1])
+    picked = {"late": late, "recalling": recalling, "duplicate": duplicate}
+    return batches, picked
 
 
 def card_versions(cards: list[dict]) -> tuple[list[dict], list[dict]]:
@@ -165,12 +262,25 @@ def builds(tmp_path_factory):
     daily = DailyBatches(root)
     project, inputs, picked = daily.project, daily.inputs, daily.picked
     batch_db = root / "batches.duckdb"
-    reasons, sources, verdict_counts = [], [], []
+    reasons, sources, verdict_counts, compared_drift, rewritten = [], [], [], [], []
     for number in daily:
         result = run_dbt(
             BUILD, root / f"batch-{number + 1}", inputs, database=batch_db, project_dir=project
         )
         reasons.append(judge_reasons(result))
+        compared_drift.append(
+            {
+                name: result.rows(
+                    f"select count(*) as n from ((({stored}) except all ({recomputed}))"
+                    f" union all (({recomputed}) except all ({stored})))"
+                )[0]["n"]
+                for name, stored, recomputed in (
+                    ("int_turns_compared", STORED_COMPARED, RECOMPUTED_COMPARED),
+                    ("fct_prompt_model_matrix", STORED_MATRIX, RECOMPUTED_MATRIX),
+                )
+            }
+        )
+        rewritten.append(result.rows(REWRITTEN_COMPARED)[0])
         verdict_counts.append(
             result.rows("select count(*) as n from marts.fct_turn_verdicts")[0]["n"]
         )
@@ -196,6 +306,8 @@ def builds(tmp_path_factory):
         "reasons": reasons,
         "sources": sources,
         "verdict_counts": verdict_counts,
+        "compared_drift": compared_drift,
+        "rewritten": rewritten,
         "picked": picked,
         "inputs": inputs,
         "project": project,
@@ -248,7 +360,28 @@ def test_each_batch_judged_what_changed(builds):
     assert {"card_changed", "turn_removed"} <= set(third)
     assert set(fourth) == {"new_turn", "late_turn"}
     assert set(fifth) == {"new_turn"}
-    assert sum(fifth.values()) == 5
+    assert sum(fifth.values()) == 6  # five turns and the fourth model's second answer
+
+
+def test_compared_rows_equal_their_recomputation_after_every_batch(builds):
+    """int_turns_compared and fct_prompt_model_matrix keep the rows of the prompts a build did
+    not touch: after each batch they hold what a full build of the same judged turns writes."""
+    assert builds["compared_drift"] == [
+        {"int_turns_compared": 0, "fct_prompt_model_matrix": 0}
+    ] * len(builds["reasons"])
+
+
+def test_an_incremental_build_rewrites_the_compared_rows_it_must(builds):
+    """Every row when every turn is judged (the first two batches) or the compared models
+    change (a fourth model arrives in the fourth); otherwise only the rows of the prompts of
+    the turns a build judged, earlier turns' among them."""
+    first, second, _, fourth, fifth = builds["rewritten"]
+    for batch in (first, second, fourth):
+        assert batch["rows"] == batch["total"]
+    assert sum(builds["reasons"][3].values()) < fourth["total"]
+    assert 0 < fifth["rows"] < fifth["total"]
+    assert fifth["of_earlier_turns"] > 0
+    assert first["of_earlier_turns"] == 0
 
 
 def test_each_build_records_what_its_checks_read(builds):
