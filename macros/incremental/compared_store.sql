@@ -10,11 +10,11 @@
 #}
 
 {#
-    int_turns_compared's pre-hook on DuckDB, on an incremental run: delete the rows of the
-    prompts in `prompts_to_compare`, of the turns in `turns_to_judge` judged again or removed
-    (a turn with no prompt_id is in no prompt), or every row when they are stale
-    (compared_rows_are_stale). The model then writes those rows again from the judged turns.
-    `select 1` otherwise and on Spark. An incremental run first calls
+    int_turns_compared's pre-hook on DuckDB, on an incremental run: delete every row when the
+    stored rows are stale (compared_rows_are_stale), otherwise the rows of the prompts in
+    `prompts_to_compare` and of the turns in `turns_to_judge` judged again or removed (a turn
+    with no prompt_id is in no prompt). The model then writes those rows again from the judged
+    turns. `select 1` otherwise and on Spark. An incremental run first calls
     require_this_builds_batch: it writes the rows of this build's batch. A full one reads every
     judged turn, so `dbt build --full-refresh --select int_turns_compared+` rebuilds the
     compared rows alone.
@@ -25,41 +25,42 @@
     {%- endif -%}
     {%- if is_incremental() and target.type != 'spark' -%}
         delete from {{ this }}
+        {%- if not compared_rows_are_stale(judged, verdict_words) %}
         where
             prompt_id in (select prompt_id from {{ prompts_to_compare }})
             or turn_id in (
                 select turn_id from {{ turns_to_judge }} where judge_reason <> 'new_turn'
             )
-            or {{ compared_rows_are_stale(judged, verdict_words) }}
+        {%- endif -%}
     {%- else -%}
         select 1
     {%- endif -%}
 {%- endmacro %}
 
 {#
-    Whether int_turns_compared's stored rows were written against another set of compared
-    models (a model arrived or left, or var compared_models changed: the number of models a
-    shared prompt needs changed) or other verdict words (is_deviation). `judged` is the relation
-    of int_turns_judged, `verdict_words` of the seed.
+    Whether int_turns_compared's stored rows ({{ this }}, on an incremental run on DuckDB) were
+    written for another set of compared models (a model arrived or left, or var
+    compared_models changed: the number of models a shared prompt needs changed) or other
+    verdict words (is_deviation); false otherwise. `judged` is the relation of
+    int_turns_judged, `verdict_words` of the seed. The model's query and its pre-hook both ask,
+    before the hook deletes anything, so they agree.
 #}
 {% macro compared_rows_are_stale(judged, verdict_words) -%}
-    (
-        exists (
-            select distinct model_id from {{ this }}
-            except
-            select distinct model_id from {{ judged }} where {{ is_compared_model('model_id') }}
-        )
-        or exists (
-            select distinct model_id from {{ judged }} where {{ is_compared_model('model_id') }}
-            except
-            select distinct model_id from {{ this }}
-        )
-        or exists (
-            select distinct verdict, is_deviation from {{ this }}
-            except
-            select verdict, is_deviation from {{ verdict_words }}
-        )
-    )
+    {%- if not (execute and is_incremental() and target.type != 'spark') -%}
+        {{- return(false) -}}
+    {%- endif -%}
+    {%- set compared_models -%}
+        select distinct model_id from {{ judged }} where {{ is_compared_model('model_id') }}
+    {%- endset -%}
+    {%- set stale = run_query(
+        'select ('
+        ~ ' exists (select distinct model_id from ' ~ this ~ ' except ' ~ compared_models ~ ')'
+        ~ ' or exists (' ~ compared_models ~ ' except select distinct model_id from ' ~ this ~ ')'
+        ~ ' or exists (select distinct verdict, is_deviation from ' ~ this
+        ~ ' except select verdict, is_deviation from ' ~ verdict_words ~ ')'
+        ~ ') as stale'
+    ).columns[0].values()[0] -%}
+    {{- return(stale) -}}
 {%- endmacro %}
 
 {#

@@ -14,6 +14,10 @@
     ) }}",
 ) }}
 -- depends_on: {{ ref('int_turns_to_judge') }}
+{#- An incremental build writes the rows of the prompts it touched; every row on a full build,
+    or when the stored ones were written for other compared models or verdict words. #}
+{%- set write_touched = is_incremental()
+    and not compared_rows_are_stale(ref('int_turns_judged'), ref('verdict_words')) %}
 
 -- The judged turns, not the verdict mart: an intermediate model never reads a mart.
 with verdicts as (
@@ -42,15 +46,14 @@ compared as (
         on verdicts.verdict = verdict_words.verdict
     where
         {{ is_compared_model('verdicts.model_id') }}
-        {%- if is_incremental() %}
-            -- The rows the pre-hook deleted: this build's turns, the turns of the prompts it
-            -- rewrites, or every turn when it deleted every row.
+        {%- if write_touched %}
+            -- The rows the pre-hook deleted: this build's turns and the turns of the prompts
+            -- it rewrites.
             and (
                 verdicts.judged_by = {{ this_build() }}
                 or verdicts.prompt_id in (
                     select prompts_to_compare.prompt_id from prompts_to_compare
                 )
-                or not exists (select 1 from {{ this }})
             )
         {%- endif %}
 ),
@@ -67,20 +70,17 @@ answered as (
         on judged.verdict = verdict_words.verdict
     where
         {{ is_compared_model('judged.model_id') }}
-        {%- if is_incremental() %}
-            and (
-                judged.prompt_id in (
-                    select prompts_to_compare.prompt_id from prompts_to_compare
-                )
-                or not exists (select 1 from {{ this }})
+        {%- if write_touched %}
+            and judged.prompt_id in (
+                select prompts_to_compare.prompt_id from prompts_to_compare
             )
         {%- endif %}
 ),
 
--- How many models are compared: on an incremental build, from every stored verdict's model_id
--- (`answered` holds the rewritten prompts only).
+-- How many models are compared: when only the touched prompts are written, from every stored
+-- verdict's model_id (`answered` holds those prompts only).
 model_count as (
-    {%- if is_incremental() %}
+    {%- if write_touched %}
         select count(distinct judged.model_id) as compared_models
         from {{ ref('int_turns_judged') }} as judged
         inner join verdict_words

@@ -4,18 +4,14 @@
 -- deviated.
 {{ config(contract={'enforced': target.type != 'spark'}) }}
 
-with compared as (
-    select * from {{ ref('int_turns_compared') }}
-    where is_shared_prompt
-),
-
-per_prompt as (
+-- The matrix has a row per shared prompt and model, with how many of the model's answers
+-- deviated.
+with per_prompt as (
     select
         prompt_id,
         model_id,
-        bool_or(is_deviation) as deviates
-    from compared
-    group by prompt_id, model_id
+        deviating_answers > 0 as deviates
+    from {{ ref('fct_prompt_model_matrix') }}
 ),
 
 paired as (
