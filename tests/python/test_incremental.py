@@ -384,6 +384,42 @@ def test_an_incremental_build_rewrites_the_compared_rows_it_must(builds):
     assert first["of_earlier_turns"] == 0
 
 
+def test_a_change_of_compared_models_writes_the_compared_rows_whole(builds, tmp_path):
+    """var compared_models narrowed between builds, with no new file: no turn is judged, and
+    the compared rows are written whole for the two models left, as a full build would."""
+    database = tmp_path / "narrowed.duckdb"
+    shutil.copy(builds["batched"].database, database)
+    models = sorted({turn["model_id"] for turn in read_jsonl(DEMO / "chat_turn.jsonl")})[:2]
+    result = run_dbt(
+        BUILD,
+        tmp_path / "build",
+        builds["inputs"],
+        extra_vars={"compared_models": models},
+        database=database,
+        project_dir=builds["project"],
+    )
+    assert sum(judge_reasons(result).values()) == 0
+    only = " where model_id in ({})".format(", ".join(f"'{model}'" for model in models))
+    compared = RECOMPUTED_COMPARED.replace(
+        "with judged as (select * from intermediate.int_turns_judged)",
+        f"with judged as (select * from intermediate.int_turns_judged{only})",
+    )
+    matrix = RECOMPUTED_MATRIX.replace(RECOMPUTED_COMPARED, compared)
+    assert compared != RECOMPUTED_COMPARED and matrix != RECOMPUTED_MATRIX
+    for stored, recomputed in ((STORED_COMPARED, compared), (STORED_MATRIX, matrix)):
+        assert result.rows(
+            f"select count(*) as n from ((({stored}) except all ({recomputed}))"
+            f" union all (({recomputed}) except all ({stored})))"
+        ) == [{"n": 0}]
+    assert result.rows(
+        "select distinct model_id from intermediate.int_turns_compared order by model_id"
+    ) == [{"model_id": model} for model in models]
+    written = result.rows(
+        "select count(distinct compared_by) as builds from intermediate.int_turns_compared"
+    )
+    assert written == [{"builds": 1}]
+
+
 def test_each_build_records_what_its_checks_read(builds):
     """audit.check_coverage: a row per build, counting the checks of the checked turns (the
     ten seed checks and assert_skipped_checks_match_check_table) and the verdict rows they
