@@ -437,6 +437,56 @@ def test_each_build_records_what_its_checks_read(builds):
     assert 0 < last["rows_written"] + last["rows_sampled"] < last["rows_total"]
 
 
+def test_verdict_history_flags_the_turns_recorded_again(builds):
+    """verdict_history's is_recorded_again is true exactly on the rows of a key (turn, rule
+    version, fingerprint) recorded after an earlier row of it: the third batch's card edit
+    records turns again under the same rules. fct_deviation_rates_by_rule finds the keys to
+    rank by that flag, so it must equal a recount from every row."""
+    batched = builds["batched"]
+    flags = batched.rows(
+        """
+        select
+            count(*) filter (where is_recorded_again) as flagged,
+            count(*) filter (where is_recorded_again is distinct from earlier_rows > 0) as wrong,
+            count(distinct recorded_by) as builds
+        from (
+            select
+                is_recorded_again,
+                recorded_by,
+                count(*) over (
+                    partition by turn_id, rule_version, rule_fingerprint
+                    order by recorded_at
+                    rows between unbounded preceding and 1 preceding
+                ) as earlier_rows
+            from marts.verdict_history
+        )
+        """
+    )[0]
+    assert flags["flagged"] > 0 and flags["wrong"] == 0, flags
+    assert flags["builds"] == len(builds["reasons"])
+    recount = """
+        select rule_fingerprint, rule_version, model_id, count(*) as turns,
+            count(*) filter (where words.is_deviation) as deviations
+        from (
+            select * from marts.verdict_history
+            qualify row_number() over (
+                partition by turn_id, rule_version, rule_fingerprint
+                order by recorded_at desc, judged_inputs_hash desc
+            ) = 1
+        ) as latest
+        inner join seeds.verdict_words as words using (verdict)
+        group by all
+    """
+    stored = """
+        select rule_fingerprint, rule_version, model_id, turns, deviations
+        from marts.fct_deviation_rates_by_rule
+    """
+    assert batched.rows(
+        f"select count(*) as n from ((({stored}) except all ({recount}))"
+        f" union all (({recount}) except all ({stored})))"
+    ) == [{"n": 0}]
+
+
 def test_a_turn_id_seen_in_an_earlier_batch_is_quarantined(builds):
     duplicate = builds["picked"]["duplicate"]
     rows = builds["batched"].rows(
@@ -599,6 +649,44 @@ def test_the_grain_test_of_a_batch_catches_rows_left_behind(builds, tmp_path):
     assert any("fct_turn_verdicts_turn_id" in line for line in failed), result.output[-3000:]
     compiled = next((tmp_path / "build" / "target").rglob("unique_combination_fct_turn_verdicts*"))
     assert "with written as" in compiled.read_text(encoding="utf-8")  # the batch's keys only
+
+
+def test_a_build_with_no_new_file_checks_no_stored_key_and_dbt_test_does(builds, tmp_path):
+    """A `dbt build` that wrote no row of a kept table checks none of its keys (the rows were
+    checked by the builds that wrote them); `dbt test` on its own checks every key, and finds
+    a duplicate planted afterwards."""
+    database = tmp_path / "copy.duckdb"
+    shutil.copy(builds["batched"].database, database)
+    idle = run_dbt(
+        BUILD, tmp_path / "idle", builds["inputs"], database=database, project_dir=builds["project"]
+    )
+    assert sum(judge_reasons(idle).values()) == 0
+    compiled = {
+        path.name: path.read_text(encoding="utf-8")
+        for path in (tmp_path / "idle" / "target" / "compiled").rglob("unique_combination_*")
+    }
+    verdicts = [sql for name, sql in compiled.items() if "fct_turn_verdicts_turn_id" in name]
+    assert len(verdicts) == 1 and "where 1 = 0" in verdicts[0]
+    # The turn store, staging's ingested rows and verdict_history.
+    assert sum("where 1 = 0" in sql for sql in compiled.values()) >= 8
+    with duckdb.connect(str(database)) as con:
+        con.execute(
+            "insert into marts.fct_turn_verdicts"
+            " select * from marts.fct_turn_verdicts order by turn_id limit 1"
+        )
+    alone = run_dbt(
+        ["test", "--select", "fct_turn_verdicts"],
+        tmp_path / "test",
+        builds["inputs"],
+        database=database,
+        project_dir=builds["project"],
+        check=False,
+    )
+    assert alone.returncode != 0
+    failed = [
+        line for line in alone.output.splitlines() if "Failure in test unique_combination" in line
+    ]
+    assert any("fct_turn_verdicts_turn_id" in line for line in failed), alone.output[-3000:]
 
 
 def test_a_canon_add_in_the_reviews_folder_rejudges_its_card_turns(builds, tmp_path):

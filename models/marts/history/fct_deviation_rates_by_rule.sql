@@ -13,12 +13,22 @@ verdict_words as (
 
 -- A turn has one row under a version and fingerprint unless what decided it changed, so only
 -- the keys recorded more than once are ranked: ranking every row would sort the whole history.
+-- Such a key's later rows are flagged is_recorded_again when recorded; rows recorded before
+-- the flag existed (null) are grouped to find theirs.
 repeated_keys as (
     select
         turn_id,
         rule_version,
         rule_fingerprint
     from history
+    where is_recorded_again
+    union distinct
+    select
+        turn_id,
+        rule_version,
+        rule_fingerprint
+    from history
+    where is_recorded_again is null
     group by turn_id, rule_version, rule_fingerprint
     having count(*) > 1
 ),

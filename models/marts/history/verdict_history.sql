@@ -35,11 +35,44 @@ current_rules as (
         verdicts.rule_version,
         verdicts.rule_fingerprint,
         verdicts.judged_inputs_hash,
-        current_timestamp::timestamp as recorded_at
+        current_timestamp::timestamp as recorded_at,
+        {{ this_build() }} as recorded_by
     from verdicts
+),
+
+-- The keys this build's verdicts already have in the history, under any inputs (none on the
+-- first build: each turn has one verdict).
+recorded_keys as (
+    {%- if is_incremental() %}
+        select
+            turn_id,
+            rule_version,
+            rule_fingerprint
+        from {{ this }}
+        where turn_id in (select current_rules.turn_id from current_rules)
+        group by turn_id, rule_version, rule_fingerprint
+    {%- else %}
+        select
+            turn_id,
+            rule_version,
+            rule_fingerprint
+        from current_rules
+        where false
+    {%- endif %}
 )
 
-select * from current_rules
+-- A turn recorded again under the same rules (its inputs changed) is flagged, so that
+-- fct_deviation_rates_by_rule finds the keys with more than one row without grouping the whole
+-- history.
+select
+    current_rules.*,
+    recorded_keys.turn_id is not null as is_recorded_again
+from current_rules
+left join recorded_keys
+    on
+        current_rules.turn_id = recorded_keys.turn_id
+        and current_rules.rule_version = recorded_keys.rule_version
+        and current_rules.rule_fingerprint = recorded_keys.rule_fingerprint
 {% if is_incremental() %}
     {#- A history recorded before judged_inputs_hash existed gains the column in this very
         build (append_new_columns); its rows have none to match. -#}
