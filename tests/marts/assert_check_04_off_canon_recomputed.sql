@@ -10,8 +10,11 @@ with verdicts as (
     where {{ checked_turn('turn_id', ref('int_turns_to_judge')) }}
 ),
 
+-- Only the checked turns are recomputed: the names of every stored turn would be unnested
+-- and grouped before the join with the checked verdicts.
 turns as (
     select * from {{ ref('stg_chat_logs__turns') }}
+    where turn_id in (select verdicts.turn_id from verdicts)
 ),
 
 character_cards as (
