@@ -20,14 +20,26 @@ scoped as (
     where is_shared_prompt
 ),
 
+-- Counted once per scope, model and character, then summed per model: two groupings of the
+-- scoped rows would materialise them (every compared row copied, shared prompts twice).
+counted as (
+    select
+        scope,
+        model_id,
+        character_id,
+        {{ deviation_counts() }}
+    from scoped
+    group by scope, model_id, character_id
+),
+
 per_model as (
     select
         scope,
         'model' as grain,
         model_id,
         cast(null as {{ sql_type_text() }}) as character_id,
-        {{ deviation_figures() }}
-    from scoped
+        {{ deviation_figures(from_counts=true) }}
+    from counted
     group by scope, model_id
 ),
 
@@ -37,8 +49,8 @@ per_model_character as (
         'model_character' as grain,
         model_id,
         character_id,
-        {{ deviation_figures() }}
-    from scoped
+        {{ deviation_figures(from_counts=true) }}
+    from counted
     group by scope, model_id, character_id
 ),
 
