@@ -31,14 +31,17 @@ compared as (
             evidence.value,
             cited.{{ key }} is not null as is_row_found,
             {{ evidence_field_matches(relation, 'evidence') }} as is_verbatim
-        from {{ ref('fct_turn_evidence') }} as evidence
+        -- The checked turns' rows are kept before the lookup, in a subquery with a membership
+        -- test: a join with the checked turns, or the same test after the lookup, may be
+        -- applied after it, so that every stored evidence row of the source is looked up.
+        from (
+            select * from {{ ref('fct_turn_evidence') }}
+            where
+                source = '{{ source }}'
+                and turn_id in (select checked_turns.turn_id from checked_turns)
+        ) as evidence
         left join {{ relation }} as cited
             on evidence.{{ cited_key }} = cited.{{ key }}
-        where
-            evidence.source = '{{ source }}'
-            -- A membership test, not a join: a join of the evidence with the checked turns may be
-            -- moved after the lookup, so that every stored evidence row is looked up.
-            and evidence.turn_id in (select checked_turns.turn_id from checked_turns)
         {%- if not loop.last %}
             union all
         {%- endif %}
