@@ -22,8 +22,10 @@ turns as (
     from {{ ref('stg_chat_logs__turns') }}
 ),
 
--- The 20 turns are picked first, from the mixed replies that have a verdict and a turn row;
--- only they are joined with their verdicts, replies and candidate endings.
+-- The 20 turns are picked first, from the mixed replies; only they are joined with their
+-- verdicts, replies and candidate endings. int_turns_toned holds the judged turns, each with a
+-- verdict and a clean turn row, so the picked turns are not tested against the 11M of each
+-- (after a build that stopped early, a turn it toned without a verdict is left out).
 sample_keys as (
     select
         turn_id,
@@ -33,11 +35,6 @@ sample_keys as (
         plain_eojeols,
         md5(turn_id || {{ text_var('review_sample_seed') }}) as sample_key
     from toned
-    where
-        turn_id in (select verdicts.turn_id from verdicts)
-        and turn_id in (
-            select clean_turns.turn_id from {{ ref('stg_chat_logs__turns') }} as clean_turns
-        )
     order by sample_key
     limit 20
 ),
