@@ -40,22 +40,34 @@ current_rules as (
     from verdicts
 ),
 
--- The keys this build's verdicts already have in the history, under any inputs (none on the
--- first build: each turn has one verdict).
-recorded_keys as (
+{%- if is_incremental() %}
+    {#- A history recorded before judged_inputs_hash existed gains the column in this very
+        build (append_new_columns); its rows have none to match. -#}
+    {%- set recorded_columns = adapter.get_columns_in_relation(this)
+        | map(attribute='name') | map('lower') | list %}
+    {%- set same_inputs = 'recorded.judged_inputs_hash = current_rules.judged_inputs_hash'
+        if 'judged_inputs_hash' in recorded_columns else 'false' %}
+{%- endif %}
+
+-- This build's verdicts that the history already has under the same rules, in one join: any
+-- row of the key (the turn is recorded again) and one with the same inputs (nothing to
+-- record). None on the first build: each turn has one verdict.
+recorded as (
     {%- if is_incremental() %}
         select
-            turn_id,
-            rule_version,
-            rule_fingerprint
-        from {{ this }}
-        where turn_id in (select current_rules.turn_id from current_rules)
-        group by turn_id, rule_version, rule_fingerprint
+            current_rules.turn_id,
+            bool_or({{ same_inputs }}) as has_same_inputs
+        from current_rules
+        inner join {{ this }} as recorded
+            on
+                current_rules.turn_id = recorded.turn_id
+                and current_rules.rule_version = recorded.rule_version
+                and current_rules.rule_fingerprint = recorded.rule_fingerprint
+        group by current_rules.turn_id
     {%- else %}
         select
             turn_id,
-            rule_version,
-            rule_fingerprint
+            false as has_same_inputs
         from current_rules
         where false
     {%- endif %}
@@ -66,27 +78,8 @@ recorded_keys as (
 -- history.
 select
     current_rules.*,
-    recorded_keys.turn_id is not null as is_recorded_again
+    recorded.turn_id is not null as is_recorded_again
 from current_rules
-left join recorded_keys
-    on
-        current_rules.turn_id = recorded_keys.turn_id
-        and current_rules.rule_version = recorded_keys.rule_version
-        and current_rules.rule_fingerprint = recorded_keys.rule_fingerprint
-{% if is_incremental() %}
-    {#- A history recorded before judged_inputs_hash existed gains the column in this very
-        build (append_new_columns); its rows have none to match. -#}
-    {%- set recorded_columns = adapter.get_columns_in_relation(this)
-        | map(attribute='name') | map('lower') | list %}
-    {%- set same_inputs = 'recorded.judged_inputs_hash = current_rules.judged_inputs_hash'
-        if 'judged_inputs_hash' in recorded_columns else 'false' %}
-    where not exists (
-        select 1
-        from {{ this }} as recorded
-        where
-            recorded.turn_id = current_rules.turn_id
-            and recorded.rule_version = current_rules.rule_version
-            and recorded.rule_fingerprint = current_rules.rule_fingerprint
-            and {{ same_inputs }}
-    )
-{% endif %}
+left join recorded
+    on current_rules.turn_id = recorded.turn_id
+where not coalesce(recorded.has_same_inputs, false)
