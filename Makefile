@@ -110,7 +110,7 @@ SPARK_COMPARE_ARGS := $(foreach table,dim_character_cards fct_golden_agreement \
 	fct_model_deviation_trend fct_model_pairwise_deviations fct_review_forbidden_sample \
 	fct_review_off_canon_names verdict_history fct_deviation_rates_by_rule export_turn_verdicts,\
 	--table $(table)) --ignore recorded_at --ignore first_recorded_at --ignore export_path \
-	--ignore judged_by
+	--ignore judged_by --ignore recorded_by
 
 ## test-spark: each input set built by DuckDB and by Spark, each into its own folder under
 ## target/spark-compare/<set>/ (database, Spark warehouse and metastore, target, logs, export),

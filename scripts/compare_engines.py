@@ -14,8 +14,9 @@ engine stores it: integers of any width and decimals compare as numbers, floats 
 to --float-digits places (the two engines may add in a different order), timestamps with or
 without a time zone as UTC wall time, lists as lists and structs or maps by field name, and
 column names case-insensitively (Spark's metastore lowers them). --ignore leaves a column out
-of every table's comparison: one that records when a build ran (verdict_history.recorded_at) or
-where it wrote (export_turn_verdicts.export_path) differs between any two builds.
+of every table's comparison: one that records when or by which build a row was written
+(verdict_history.recorded_at and recorded_by) or where it wrote (export_turn_verdicts.export_path)
+differs between any two builds.
 """
 
 from __future__ import annotations
