@@ -28,9 +28,7 @@
         {%- if not compared_rows_are_stale(judged, verdict_words) %}
         where
             prompt_id in (select prompt_id from {{ prompts_to_compare }})
-            or turn_id in (
-                select turn_id from {{ turns_to_judge }} where judge_reason <> 'new_turn'
-            )
+            or turn_id in ({{ turns_judged_again(turns_to_judge) }})
         {%- endif -%}
     {%- else -%}
         select 1

@@ -42,12 +42,18 @@
     {%- do require_this_builds_batch(turns_to_judge) -%}
     {%- if is_incremental() and target.type != 'spark' -%}
         delete from {{ this }}
-        where turn_id in (
-            select turn_id from {{ turns_to_judge }} where judge_reason <> 'new_turn'
-        )
+        where turn_id in ({{ turns_judged_again(turns_to_judge) }})
     {%- else -%}
         select 1
     {%- endif -%}
+{%- endmacro %}
+
+{#
+    The turn_ids of `turns_to_judge` (the table int_turns_to_judge) that have stored rows to
+    delete: every turn but a new one, i.e. the turns judged again and the removed ones.
+#}
+{% macro turns_judged_again(turns_to_judge) -%}
+    select turn_id from {{ turns_to_judge }} where judge_reason <> 'new_turn'
 {%- endmacro %}
 
 {#

@@ -4,20 +4,23 @@
     With from_counts, over a group of rows of deviation_counts() instead, whose counts it sums.
 #}
 {% macro deviation_figures(from_counts=false) -%}
-    {%- set turns = 'cast(sum(turn_count) as bigint)' if from_counts else 'count(*)' -%}
-    {%- set deviations = 'cast(sum(deviation_count) as bigint)' if from_counts
-        else 'count(*) filter (where is_deviation)' -%}
-    cast({{ turns }} as bigint) as turns,
-    cast({{ deviations }} as bigint) as deviations,
+    {%- set turns = 'cast(' ~ ('sum(turn_count)' if from_counts else 'count(*)') ~ ' as bigint)' -%}
+    {%- set deviations = 'cast(' ~ (
+        'sum(deviation_count)' if from_counts else 'count(*) filter (where is_deviation)'
+    ) ~ ' as bigint)' -%}
+    {{ turns }} as turns,
+    {{ deviations }} as deviations,
     cast({{ deviations }} / {{ turns }} as double) as deviation_rate,
     cast({{ wilson_interval(deviations, turns, 'low') }}
         as double) as ci_low,
     cast({{ wilson_interval(deviations, turns, 'high') }}
         as double) as ci_high,
     {% for name, verdict in deviation_verdicts() -%}
-        {%- set verdict_turns = 'cast(sum(' ~ name ~ '_count) as bigint)' if from_counts
-            else "count(*) filter (where verdict = '" ~ verdict ~ "')" -%}
-        cast({{ verdict_turns }} as bigint) as {{ name }}_turns,
+        {%- set verdict_turns = 'cast(' ~ (
+            'sum(' ~ name ~ '_count)' if from_counts
+            else "count(*) filter (where verdict = '" ~ verdict ~ "')"
+        ) ~ ' as bigint)' -%}
+        {{ verdict_turns }} as {{ name }}_turns,
         cast({{ verdict_turns }} / {{ turns }} as double)
             as {{ name }}_rate{{ ',' if not loop.last }}
     {% endfor -%}

@@ -27,37 +27,8 @@ COMPARED = {
     "marts.fct_model_deviation_rates": [],
     "marts.fct_model_pairwise_deviations": [],
 }
-# The compared rows as a full build writes them, recomputed from the judged turns of the same
-# database (every model is compared): int_turns_compared, then fct_prompt_model_matrix.
-RECOMPUTED_COMPARED = """
-    with judged as (select * from intermediate.int_turns_judged),
-    shared as (
-        select prompt_id from judged
-        where prompt_id is not null
-        group by prompt_id
-        having count(distinct model_id) = (select count(distinct model_id) from judged)
-    )
-    select
-        judged.turn_id, judged.model_id, judged.character_id, judged.prompt_id,
-        judged.created_at, judged.verdict, words.is_deviation,
-        coalesce(judged.prompt_id in (select prompt_id from shared), false) as is_shared_prompt
-    from judged
-    inner join seeds.verdict_words as words on judged.verdict = words.verdict
-"""
-RECOMPUTED_MATRIX = f"""
-    with compared as ({RECOMPUTED_COMPARED}),
-    ranked as (
-        select
-            prompt_id, model_id, turn_id, verdict,
-            count(*) over (partition by prompt_id, model_id) as answers,
-            row_number() over (
-                partition by prompt_id, model_id order by created_at, turn_id
-            ) as answer_rank
-        from compared
-        where is_shared_prompt
-    )
-    select prompt_id, model_id, turn_id, verdict, answers from ranked where answer_rank = 1
-"""
+
+
 # The rows of int_turns_compared the last build wrote, of all, and of them the rows of turns an
 # earlier build judged (rewritten because their prompt was).
 REWRITTEN_COMPARED = """
@@ -79,6 +50,57 @@ STORED_COMPARED = """
 STORED_MATRIX = """
     select prompt_id, model_id, turn_id, verdict, answers from marts.fct_prompt_model_matrix
 """
+
+
+def recomputed_compared(models: list[str] | None = None) -> tuple[str, str]:
+    """The compared rows as a full build writes them, recomputed from the judged turns of the
+    same database: int_turns_compared, then fct_prompt_model_matrix. Every model is compared,
+    or with models (var compared_models) those only."""
+    only = (
+        " where model_id in ({})".format(", ".join(f"'{model}'" for model in models))
+        if models
+        else ""
+    )
+    compared = f"""
+        with judged as (select * from intermediate.int_turns_judged{only}),
+        shared as (
+            select prompt_id from judged
+            where prompt_id is not null
+            group by prompt_id
+            having count(distinct model_id) = (select count(distinct model_id) from judged)
+        )
+        select
+            judged.turn_id, judged.model_id, judged.character_id, judged.prompt_id,
+            judged.created_at, judged.verdict, words.is_deviation,
+            coalesce(judged.prompt_id in (select prompt_id from shared), false)
+                as is_shared_prompt
+        from judged
+        inner join seeds.verdict_words as words on judged.verdict = words.verdict
+    """
+    matrix = f"""
+        with compared as ({compared}),
+        ranked as (
+            select
+                prompt_id, model_id, turn_id, verdict,
+                count(*) over (partition by prompt_id, model_id) as answers,
+                row_number() over (
+                    partition by prompt_id, model_id order by created_at, turn_id
+                ) as answer_rank
+            from compared
+            where is_shared_prompt
+        )
+        select prompt_id, model_id, turn_id, verdict, answers from ranked where answer_rank = 1
+    """
+    return compared, matrix
+
+
+def rows_differing(stored: str, recomputed: str) -> str:
+    """A query counting (as n) the rows of either query that the other lacks, duplicates
+    counted: 0 when the two return the same rows."""
+    return (
+        f"select count(*) as n from ((({stored}) except all ({recomputed}))"
+        f" union all (({recomputed}) except all ({stored})))"
+    )
 
 
 def read_jsonl(path: Path) -> list[dict]:
@@ -270,13 +292,12 @@ def builds(tmp_path_factory):
         reasons.append(judge_reasons(result))
         compared_drift.append(
             {
-                name: result.rows(
-                    f"select count(*) as n from ((({stored}) except all ({recomputed}))"
-                    f" union all (({recomputed}) except all ({stored})))"
-                )[0]["n"]
-                for name, stored, recomputed in (
-                    ("int_turns_compared", STORED_COMPARED, RECOMPUTED_COMPARED),
-                    ("fct_prompt_model_matrix", STORED_MATRIX, RECOMPUTED_MATRIX),
+                name: result.rows(rows_differing(stored, recomputed))[0]["n"]
+                for name, stored, recomputed in zip(
+                    ("int_turns_compared", "fct_prompt_model_matrix"),
+                    (STORED_COMPARED, STORED_MATRIX),
+                    recomputed_compared(),
+                    strict=True,
                 )
             }
         )
@@ -399,18 +420,10 @@ def test_a_change_of_compared_models_writes_the_compared_rows_whole(builds, tmp_
         project_dir=builds["project"],
     )
     assert sum(judge_reasons(result).values()) == 0
-    only = " where model_id in ({})".format(", ".join(f"'{model}'" for model in models))
-    compared = RECOMPUTED_COMPARED.replace(
-        "with judged as (select * from intermediate.int_turns_judged)",
-        f"with judged as (select * from intermediate.int_turns_judged{only})",
-    )
-    matrix = RECOMPUTED_MATRIX.replace(RECOMPUTED_COMPARED, compared)
-    assert compared != RECOMPUTED_COMPARED and matrix != RECOMPUTED_MATRIX
-    for stored, recomputed in ((STORED_COMPARED, compared), (STORED_MATRIX, matrix)):
-        assert result.rows(
-            f"select count(*) as n from ((({stored}) except all ({recomputed}))"
-            f" union all (({recomputed}) except all ({stored})))"
-        ) == [{"n": 0}]
+    for stored, recomputed in zip(
+        (STORED_COMPARED, STORED_MATRIX), recomputed_compared(models), strict=True
+    ):
+        assert result.rows(rows_differing(stored, recomputed)) == [{"n": 0}]
     assert result.rows(
         "select distinct model_id from intermediate.int_turns_compared order by model_id"
     ) == [{"model_id": model} for model in models]
@@ -481,10 +494,7 @@ def test_verdict_history_flags_the_turns_recorded_again(builds):
         select rule_fingerprint, rule_version, model_id, turns, deviations
         from marts.fct_deviation_rates_by_rule
     """
-    assert batched.rows(
-        f"select count(*) as n from ((({stored}) except all ({recount}))"
-        f" union all (({recount}) except all ({stored})))"
-    ) == [{"n": 0}]
+    assert batched.rows(rows_differing(stored, recount)) == [{"n": 0}]
 
 
 def test_a_turn_id_seen_in_an_earlier_batch_is_quarantined(builds):
