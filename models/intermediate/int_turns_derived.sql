@@ -10,8 +10,15 @@ with turns_to_judge as (
     where not is_removed
 ),
 
+batch_builds as (
+    select distinct judged_by from {{ ref('int_turns_to_judge') }}
+),
+
+-- The tone of the store's turns: the batch's rows are the ones its build wrote, picked by
+-- judged_by (as int_turns_judged_with_cards does), so the read does not grow with the store.
 toned as (
     select * from {{ ref('int_turns_toned') }}
+    where judged_by in (select batch_builds.judged_by from batch_builds)
 ),
 
 canon_checked as (

@@ -661,16 +661,28 @@ def test_the_grain_test_of_a_batch_catches_rows_left_behind(builds, tmp_path):
     assert "with written as" in compiled.read_text(encoding="utf-8")  # the batch's keys only
 
 
+def compiled_invariant(target: Path) -> str:
+    """assert_one_verdict_per_clean_turn as a build compiled it into `target`."""
+    (path,) = (target / "compiled").rglob("assert_one_verdict_per_clean_turn.sql")
+    return path.read_text(encoding="utf-8")
+
+
 def test_a_build_with_no_new_file_checks_no_stored_key_and_dbt_test_does(builds, tmp_path):
     """A `dbt build` that wrote no row of a kept table checks none of its keys (the rows were
-    checked by the builds that wrote them); `dbt test` on its own checks every key, and finds
-    a duplicate planted afterwards."""
+    checked by the builds that wrote them), and compares no turn with its verdict; `dbt test`
+    on its own checks every key and every turn, and finds a duplicate and a missing verdict
+    planted afterwards. A build with a batch compares the batch's turns, a full build all."""
+    batches = builds["batched"].database.parent
+    first, last = (batches / f"batch-{n}" / "target" for n in (1, len(builds["reasons"])))
+    assert "where turn_id in" not in compiled_invariant(first)
+    assert "judged_by = '" in compiled_invariant(last)
     database = tmp_path / "copy.duckdb"
     shutil.copy(builds["batched"].database, database)
     idle = run_dbt(
         BUILD, tmp_path / "idle", builds["inputs"], database=database, project_dir=builds["project"]
     )
     assert sum(judge_reasons(idle).values()) == 0
+    assert "where 1 = 0" in compiled_invariant(tmp_path / "idle" / "target")
     compiled = {
         path.name: path.read_text(encoding="utf-8")
         for path in (tmp_path / "idle" / "target" / "compiled").rglob("unique_combination_*")
@@ -684,6 +696,11 @@ def test_a_build_with_no_new_file_checks_no_stored_key_and_dbt_test_does(builds,
             "insert into marts.fct_turn_verdicts"
             " select * from marts.fct_turn_verdicts order by turn_id limit 1"
         )
+        (missing,) = con.execute(
+            "delete from marts.fct_turn_verdicts"
+            " where turn_id = (select max(turn_id) from marts.fct_turn_verdicts)"
+            " returning turn_id"
+        ).fetchone()
     alone = run_dbt(
         ["test", "--select", "fct_turn_verdicts"],
         tmp_path / "test",
@@ -697,6 +714,11 @@ def test_a_build_with_no_new_file_checks_no_stored_key_and_dbt_test_does(builds,
         line for line in alone.output.splitlines() if "Failure in test unique_combination" in line
     ]
     assert any("fct_turn_verdicts_turn_id" in line for line in failed), alone.output[-3000:]
+    assert "Failure in test assert_one_verdict_per_clean_turn" in alone.output
+    with duckdb.connect(str(database), read_only=True) as con:
+        assert con.execute(
+            "select count(*) from marts.fct_turn_verdicts where turn_id = ?", [missing]
+        ).fetchone() == (0,)
 
 
 def test_a_canon_add_in_the_reviews_folder_rejudges_its_card_turns(builds, tmp_path):
